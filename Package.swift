@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "home2mqtt",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "home2mqtt", targets: ["home2mqtt"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The C library, and a Swift MQTT client over it that knows nothing about the bridge.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .target(name: "MQTT", dependencies: [
+            "CMosquitto",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // The bridge: configuration, topics, commands, discovery, the integration seam.
+        .target(name: "BridgeCore", dependencies: [
+            "MQTT",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
+
+        // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
+        .target(name: "PiHoleAPI", dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "PiHoleIntegration", dependencies: [
+            "BridgeCore", "PiHoleAPI",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .target(name: "PiHoleSimulator", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .executableTarget(name: "home2mqtt", dependencies: [
+            "BridgeCore", "PiHoleIntegration", "MQTT",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+
+        // Test support: a real mosquitto on a free port; a real bridge in-process.
+        .target(name: "MQTTTestSupport", dependencies: ["MQTT"]),
+        .target(name: "BridgeTestSupport", dependencies: [
+            "BridgeCore", "MQTT", "MQTTTestSupport",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
+        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),
+        .testTarget(name: "Home2MQTTTests", dependencies: ["home2mqtt", "MQTTTestSupport", "BridgeTestSupport"]),
+        .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator"]),
+        .testTarget(name: "PiHoleIntegrationTests", dependencies: [
+            "PiHoleIntegration", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",
+        ]),
+    ]
+)

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import MQTT
+import ServiceLifecycle
+
+/// The bridge: connects to the broker, announces itself, runs the integrations, routes their
+/// commands and, on graceful shutdown, stops them before it says `offline` and disconnects.
+public final class Bridge: Service {
+    public static let version = "0.1.0"
+
+    private let configuration: LoadedConfiguration
+    private let integrations: [any Integration]
+    private let logger: Logger
+    private let client: MQTTClient
+    private let health = HealthRecorder()
+    private let startedAt = ContinuousClock.now
+
+    public init(configuration: LoadedConfiguration, integrations: [any Integration], logger: Logger) throws {
+        self.configuration = configuration
+        self.integrations = integrations
+        self.logger = logger
+        client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger)
+    }
+
+    private var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
+
+    public func run() async throws {
+        client.start()
+        try await waitForBroker()
+
+        let responder = CommandResponder(client: client, logger: logger)
+        let queues = integrations.map { integration in
+            let topics = IntegrationTopics(bridge: topics, name: integration.name)
+            var integrationLogger = logger
+            integrationLogger[metadataKey: "integration"] = "\(integration.name)"
+            let context = IntegrationContext(topics: topics, logger: integrationLogger, client: client, health: health)
+            return CommandQueue(integration: integration, context: context, responder: responder, timeLimit: configuration.bridge.commandTimeout)
+        }
+        let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery(queues) : nil
+
+        for filter in queues.flatMap(\.filters) + (discovery?.subscriptions ?? []) {
+            try await client.subscribe(filter, qos: .atLeastOnce)
+        }
+        try await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
+        try await publishRetained(topics.info, infoPayload.encoded())
+        await discovery?.publishAll()
+        logger.info("bridge online", metadata: ["base_topic": "\(topics.base)", "integrations": "\(integrations.map(\.name))"])
+
+        await withDiscardingTaskGroup { group in
+            for queue in queues {
+                group.addTask { await queue.integration.run(context: queue.context) }
+                group.addTask { await queue.run() }
+            }
+            group.addTask { await self.dispatch(queues: queues, discovery: discovery) }
+            group.addTask { await self.publishHealthEveryMinute() }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+        await stop()
+    }
+
+    /// Retries until the broker accepts us: a bridge started before its broker (a common
+    /// docker-compose race) waits rather than dies.
+    private func waitForBroker() async throws {
+        while true {
+            do {
+                try await client.waitUntilConnected(timeout: .seconds(10))
+                return
+            } catch let error as MQTTError where error.code == .timeout {
+                try Task.checkCancellation()
+                logger.warning("still waiting for the MQTT broker", metadata: [
+                    "broker": "\(configuration.bridge.mqtt.host):\(configuration.bridge.mqtt.port)", "reason": "\(error.message)",
+                ])
+            }
+        }
+    }
+
+    private func makeDiscovery(_ queues: [CommandQueue]) -> DiscoveryPublisher {
+        let config = DiscoveryConfig(
+            topics: DiscoveryTopics(prefix: configuration.bridge.discoveryPrefix, base: topics.base),
+            bridgeTopics: topics, version: Self.version
+        )
+        let entities = queues.flatMap { $0.integration.discoveryEntities(topics: $0.context.topics) }
+        return DiscoveryPublisher(config: config, entities: entities, client: client, logger: logger)
+    }
+
+    private func dispatch(queues: [CommandQueue], discovery: DiscoveryPublisher?) async {
+        for await message in client.messages {
+            if let discovery, await discovery.handle(message) { continue }
+            guard let queue = queues.first(where: { $0.accepts(message.topic) }) else {
+                logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])
+                continue
+            }
+            await queue.enqueue(message)
+        }
+    }
+
+    /// Integrations first (so they can log out upstream), then `offline`, then a clean disconnect:
+    /// all bounded, so the process exits well within the 5 s a supervisor allows.
+    private func stop() async {
+        logger.info("shutting down")
+        let integrations = integrations
+        let finished: Void? = await withTimeLimit(.seconds(3)) {
+            await withDiscardingTaskGroup { group in
+                for integration in integrations { group.addTask { await integration.shutdown() } }
+            }
+        }
+        if finished == nil { logger.warning("integrations did not finish shutting down in 3 s") }
+        let client = client, state = topics.state
+        _ = await withTimeLimit(.seconds(1)) {
+            try? await client.publish(state, payload: Array(BridgeTopics.offline.utf8), qos: .atLeastOnce, retain: true)
+        }
+        await client.disconnect()
+        logger.info("bridge offline")
+    }
+
+    private func publishRetained(_ topic: String, _ payload: [UInt8]) async throws {
+        try await client.publish(topic, payload: payload, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
+    }
+
+    private var infoPayload: JSONValue {
+        [
+            "version": .string(Self.version),
+            "integrations": .array(integrations.map { .string($0.name) }),
+            "config": configuration.redacted,
+        ]
+    }
+
+    private func publishHealthEveryMinute() async {
+        while !Task.isCancelled {
+            let report = BridgeHealth(
+                uptime: ContinuousClock.now - startedAt, reconnects: client.reconnectCount,
+                lastSuccess: health.snapshot
+            )
+            try? await publishRetained(topics.health, report.payload.encoded())
+            try? await Task.sleep(for: .seconds(60))
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The `bridge/health` report: is the bridge alive, how big is it, which upstreams answer.
+struct BridgeHealth: Sendable {
+    let uptime: Duration
+    let reconnects: Int
+    let lastSuccess: [String: Date]
+
+    var payload: JSONValue {
+        let formatter = ISO8601DateFormatter()
+        return [
+            "uptime_seconds": .number(Double(uptime.components.seconds)),
+            "resident_memory_bytes": Self.residentMemoryBytes.map { .number(Double($0)) } ?? .null,
+            "mqtt_reconnects": .number(Double(reconnects)),
+            "last_success": .object(lastSuccess.mapValues { .string(formatter.string(from: $0)) }),
+        ]
+    }
+
+    /// Resident set size from `/proc/self/statm` (its second field, in pages).
+    static var residentMemoryBytes: Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

@@ -1,0 +1,85 @@
+import Logging
+import MQTT
+
+/// One integration's commands, carried out one at a time in arrival order, each with a time
+/// limit, each answered exactly once.
+struct CommandQueue: Sendable {
+    let integration: any Integration
+    let context: IntegrationContext
+    let responder: CommandResponder
+    let timeLimit: Duration
+    private let stream: AsyncStream<(CommandRequest, MQTTMessage)>
+    private let continuation: AsyncStream<(CommandRequest, MQTTMessage)>.Continuation
+
+    /// Commands waiting beyond this many are refused at once rather than queued without end.
+    static let capacity = 32
+
+    init(integration: any Integration, context: IntegrationContext, responder: CommandResponder, timeLimit: Duration) {
+        self.integration = integration
+        self.context = context
+        self.responder = responder
+        self.timeLimit = timeLimit
+        (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(Self.capacity))
+    }
+
+    var filters: [String] {
+        integration.commandFilters.map { context.topics.topic($0) }
+    }
+
+    func accepts(_ topic: String) -> Bool {
+        filters.contains { TopicFilter.matches($0, topic: topic) }
+    }
+
+    /// Parses and queues a message; answers at once when it cannot be queued.
+    func enqueue(_ message: MQTTMessage) async {
+        guard let parsed = CommandRequest.parse(message, below: context.topics.root) else {
+            context.logger.info("ignored a retained command", metadata: ["topic": "\(message.topic)"])
+            return
+        }
+        switch parsed {
+        case .failure(let error):
+            await responder.respond(to: message, with: CommandResponse(result: .failure(error), transaction: nil))
+        case .success(let command):
+            if case .dropped = continuation.yield((command, message)) {
+                let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
+                await responder.respond(to: message, with: CommandResponse(result: .failure(busy), transaction: command.transaction))
+            }
+        }
+    }
+
+    func run() async {
+        for await (command, message) in stream {
+            let integration = integration, context = context
+            let outcome = await withTimeLimit(timeLimit) { () -> Result<JSONValue?, CommandError> in
+                do throws(CommandError) {
+                    return .success(try await integration.handle(command, context: context))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let result = outcome ?? .failure(CommandError("timed out after \(timeLimit)"))
+            if case .failure(let error) = result {
+                context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+            }
+            await responder.respond(to: message, with: CommandResponse(result: result, transaction: command.transaction))
+        }
+    }
+}
+
+/// Publishes command responses where the command asked for them.
+struct CommandResponder: Sendable {
+    let client: MQTTClient
+    let logger: Logger
+
+    func respond(to command: MQTTMessage, with response: CommandResponse) async {
+        let destination = CommandResponse.destination(for: command)
+        do {
+            try await client.publish(
+                destination.topic, payload: response.payload.encoded(), qos: .atLeastOnce,
+                retain: false, properties: destination.properties
+            )
+        } catch {
+            logger.warning("command response not published", metadata: ["topic": "\(destination.topic)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import MQTT
+
+/// A command as an integration sees it: where it came from and what it says.
+public struct CommandRequest: Sendable {
+    /// The topic below the integration's root: `pause`, `main/pause`, `domains/allow/add`.
+    public let path: [String]
+    public let payload: Payload
+    /// Echoed in the response when the command's JSON carried one.
+    public let transaction: JSONValue?
+
+    public enum Payload: Sendable, Equatable {
+        case empty
+        case text(String)
+        case json(JSONValue)
+    }
+
+    public init(path: [String], payload: Payload, transaction: JSONValue? = nil) {
+        self.path = path
+        self.payload = payload
+        self.transaction = transaction
+    }
+
+    /// Payloads larger than this are answered with an error and never parsed.
+    public static let maximumPayloadSize = 64 * 1024
+
+    /// Reads an MQTT message addressed to an integration's root.
+    /// - Returns: `nil` for a retained message: a retained command would re-run on every restart.
+    public static func parse(_ message: MQTTMessage, below root: String) -> Result<CommandRequest, CommandError>? {
+        guard !message.retain else { return nil }
+        guard message.payload.count <= maximumPayloadSize else {
+            return .failure(CommandError("payload too large: \(message.payload.count) bytes, at most \(maximumPayloadSize)"))
+        }
+        guard let text = String(validating: message.payload, as: UTF8.self) else {
+            return .failure(CommandError("payload is not valid UTF-8"))
+        }
+        let path = message.topic.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty {
+            return .success(CommandRequest(path: path, payload: .empty))
+        }
+        if trimmed.first == "\"" {
+            guard case .string(let quoted)? = JSONValue.parse(Array(trimmed.utf8)) else {
+                return .failure(CommandError("payload starts like a JSON string but does not parse"))
+            }
+            return .success(CommandRequest(path: path, payload: .text(quoted)))
+        }
+        if trimmed.first == "{" || trimmed.first == "[" {
+            guard let json = JSONValue.parse(Array(trimmed.utf8)) else {
+                return .failure(CommandError("payload looks like JSON but does not parse"))
+            }
+            return .success(CommandRequest(path: path, payload: .json(json), transaction: json["transaction"]))
+        }
+        return .success(CommandRequest(path: path, payload: .text(trimmed)))
+    }
+}
+
+/// Why a command failed, in words for the person who sent it.
+public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import MQTT
+
+/// The bridge's own sections: `mqtt:` and `bridge:`. Integrations read their own sections.
+public struct BridgeConfiguration: Sendable {
+    public enum LogFormat: String, Sendable, CaseIterable { case text, json }
+    public enum LogLevel: String, Sendable, CaseIterable { case trace, debug, info, notice, warning, error, critical }
+    public enum ProtocolVersion: String, Sendable, CaseIterable {
+        case v5 = "5"
+        case v311 = "3.1.1"
+    }
+
+    public var mqtt: MQTTConfiguration
+    public var baseTopic: String
+    public var discoveryEnabled: Bool
+    public var discoveryPrefix: String
+    public var logFormat: LogFormat
+    public var logLevel: LogLevel
+    public var commandTimeout: Duration
+    public var health: HealthConfiguration
+
+    /// Keys whose values never leave the process: not in logs, not in `bridge/info`.
+    public static let secretKeys: Set<String> = ["password", "api_key", "token", "secret"]
+
+    public init(_ root: ConfigSection) throws(ConfigError) {
+        let mqttSection = try root.section("mqtt").allowing([
+            "host", "port", "client_id", "username", "password", "keepalive", "protocol", "tls",
+        ])
+        var mqtt = MQTTConfiguration(clientID: try mqttSection.string("client_id", default: "home2mqtt"))
+        mqtt.host = try mqttSection.string("host", default: "127.0.0.1")
+        mqtt.port = try mqttSection.int("port", default: 1883, in: 1...65535)
+        mqtt.username = try mqttSection.string("username")
+        mqtt.password = try mqttSection.string("password")
+        if mqtt.password != nil, mqtt.username == nil {
+            throw ConfigError(key: mqttSection.keyPath("password"), "is given without mqtt.username")
+        }
+        mqtt.keepAlive = try mqttSection.int("keepalive", default: 30, in: 5...3600)
+        mqtt.protocolVersion = try mqttSection.choice("protocol", default: ProtocolVersion.v5) == .v5 ? .v5 : .v311
+        if mqttSection.contains("tls") {
+            let tls = try mqttSection.section("tls").allowing(["ca_file", "ca_path", "cert_file", "key_file", "verify_certificate"])
+            let settings = MQTTTLS(
+                caFile: try tls.string("ca_file"), caPath: try tls.string("ca_path"),
+                certFile: try tls.string("cert_file"), keyFile: try tls.string("key_file"),
+                verifyCertificate: try tls.bool("verify_certificate", default: true)
+            )
+            if (settings.certFile == nil) != (settings.keyFile == nil) {
+                throw ConfigError(key: tls.keyPath("cert_file"), "and mqtt.tls.key_file go together: give both or neither")
+            }
+            if settings.caFile == nil, settings.caPath == nil {
+                throw ConfigError(key: tls.keyPath("ca_file"), "is required with TLS (or ca_path): the certificate authority to trust")
+            }
+            for (key, file) in [("ca_file", settings.caFile), ("cert_file", settings.certFile), ("key_file", settings.keyFile)] {
+                if let file, !FileManager.default.isReadableFile(atPath: file) {
+                    throw ConfigError(key: tls.keyPath(key), "cannot read '\(file)'")
+                }
+            }
+            mqtt.tls = settings
+        }
+        self.mqtt = mqtt
+
+        let bridge = try root.section("bridge").allowing([
+            "base_topic", "discovery", "discovery_prefix", "log_format", "log_level", "command_timeout", "health",
+        ])
+        baseTopic = try bridge.string("base_topic", default: "home")
+        try Self.validateTopicLevelPath(baseTopic, key: bridge.keyPath("base_topic"))
+        discoveryEnabled = try bridge.bool("discovery", default: true)
+        discoveryPrefix = try bridge.string("discovery_prefix", default: "homeassistant")
+        try Self.validateTopicLevelPath(discoveryPrefix, key: bridge.keyPath("discovery_prefix"))
+        logFormat = try bridge.choice("log_format", default: .text)
+        logLevel = try bridge.choice("log_level", default: .info)
+        commandTimeout = .seconds(try bridge.int("command_timeout", default: 15, in: 1...300))
+        health = try HealthConfiguration(bridge.section("health"))
+        mqtt.will = MQTTWill(topic: BridgeTopics(base: baseTopic).state, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
+        self.mqtt = mqtt
+    }
+
+    static func validateTopicLevelPath(_ topic: String, key: String) throws(ConfigError) {
+        if topic.isEmpty || topic.hasPrefix("/") || topic.hasSuffix("/") || topic.contains("//")
+            || topic.contains("+") || topic.contains("#") || topic.contains("\0") {
+            throw ConfigError(key: key, "must be a topic like 'home' or 'house/bridge' (no wildcards, no leading or trailing '/'), got '\(topic)'")
+        }
+    }
+}
+
+/// `bridge.health`: the optional HTTP listener with `/healthz` and `/metrics`.
+public struct HealthConfiguration: Sendable {
+    public var enabled: Bool
+    public var bindAddress: String
+    public var port: Int
+
+    public init(_ section: ConfigSection) throws(ConfigError) {
+        let section = try section.allowing(["enabled", "bind_address", "port"])
+        enabled = try section.bool("enabled", default: false)
+        bindAddress = try section.string("bind_address", default: "127.0.0.1")
+        port = try section.int("port", default: 9134, in: 0...65535)
+    }
+}

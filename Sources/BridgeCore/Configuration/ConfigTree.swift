@@ -1,0 +1,99 @@
+import Yams
+
+/// The configuration as a plain tree, before any section reads it.
+///
+/// YAML, environment overrides and `*_file` secrets are all merged at this level, so every
+/// section reader sees one tree and reports errors with the same key names a user wrote.
+public indirect enum ConfigTree: Sendable, Equatable {
+    case scalar(String)
+    case mapping([(key: String, value: ConfigTree)])
+    case sequence([ConfigTree])
+
+    public static func == (lhs: ConfigTree, rhs: ConfigTree) -> Bool {
+        switch (lhs, rhs) {
+        case (.scalar(let a), .scalar(let b)): return a == b
+        case (.sequence(let a), .sequence(let b)): return a == b
+        case (.mapping(let a), .mapping(let b)):
+            return a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
+        default: return false
+        }
+    }
+
+    public static let empty = ConfigTree.mapping([])
+
+    /// Parses YAML text. An empty document is an empty mapping.
+    public static func parse(yaml: String) throws(ConfigError) -> ConfigTree {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: yaml)
+        } catch {
+            throw ConfigError(key: "", "the file is not valid YAML: \(error)")
+        }
+        guard let node else { return .empty }
+        guard let tree = try ConfigTree(node: node, path: "") else { return .empty }
+        guard case .mapping = tree else {
+            throw ConfigError(key: "", "the top level must be a mapping of sections (mqtt:, bridge:, …)")
+        }
+        return tree
+    }
+
+    /// `nil` for YAML null (`~`, `null`, or nothing after the colon): the key counts as absent.
+    private init?(node: Node, path: String) throws(ConfigError) {
+        switch node {
+        case .scalar(let scalar):
+            if scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) { return nil }
+            self = .scalar(scalar.string)
+        case .sequence(let sequence):
+            var items: [ConfigTree] = []
+            for (index, element) in sequence.enumerated() {
+                if let item = try ConfigTree(node: element, path: "\(path)[\(index)]") { items.append(item) }
+            }
+            self = .sequence(items)
+        case .mapping(let mapping):
+            var members: [(key: String, value: ConfigTree)] = []
+            for (keyNode, valueNode) in mapping {
+                guard let key = keyNode.string else {
+                    throw ConfigError(key: path, "keys must be plain strings")
+                }
+                let childPath = path.isEmpty ? key : "\(path).\(key)"
+                if members.contains(where: { $0.key == key }) {
+                    throw ConfigError(key: childPath, "is given twice")
+                }
+                if let value = try ConfigTree(node: valueNode, path: childPath) { members.append((key, value)) }
+            }
+            self = .mapping(members)
+        case .alias:
+            throw ConfigError(key: path, "YAML aliases are not supported here; write the value out")
+        }
+    }
+
+    public subscript(key: String) -> ConfigTree? {
+        guard case .mapping(let members) = self else { return nil }
+        return members.first(where: { $0.key == key })?.value
+    }
+
+    /// Sets the value at a path of keys, creating mappings on the way. A numeric key addresses
+    /// an existing list element, so `pihole.instances.0.password` reaches into a list.
+    func setting(_ value: ConfigTree, at path: ArraySlice<String>) -> ConfigTree? {
+        guard let head = path.first else { return value }
+        let rest = path.dropFirst()
+        switch self {
+        case .sequence(var items):
+            guard let index = Int(head), items.indices.contains(index),
+                  let updated = items[index].setting(value, at: rest) else { return nil }
+            items[index] = updated
+            return .sequence(items)
+        case .mapping(var members):
+            if let position = members.firstIndex(where: { $0.key == head }) {
+                guard let updated = members[position].value.setting(value, at: rest) else { return nil }
+                members[position].value = updated
+            } else {
+                guard let created = ConfigTree.empty.setting(value, at: rest) else { return nil }
+                members.append((head, created))
+            }
+            return .mapping(members)
+        case .scalar:
+            return nil
+        }
+    }
+}

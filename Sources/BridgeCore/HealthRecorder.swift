@@ -1,0 +1,15 @@
+import Foundation
+import Synchronization
+
+/// When each integration last talked to its upstream successfully, for `bridge/health`.
+final class HealthRecorder: Sendable {
+    private let lastSuccess = Mutex<[String: Date]>([:])
+
+    func recordSuccess(integration: String, at date: Date = Date()) {
+        lastSuccess.withLock { $0[integration] = date }
+    }
+
+    var snapshot: [String: Date] {
+        lastSuccess.withLock { $0 }
+    }
+}

@@ -1,0 +1,64 @@
+import Logging
+
+/// One upstream, brought onto MQTT: the seam every integration plugs into.
+///
+/// An integration owns the topics below `base/<name>`. The bridge starts `run` when it is
+/// connected, hands it the commands that arrive on `commandFilters` one at a time, and at
+/// shutdown cancels `run` and then awaits `shutdown`, so an integration can log out of its
+/// upstream before the bridge goes offline.
+public protocol Integration: Sendable {
+    /// The topic level below the base topic, and the configuration section: `pihole`.
+    var name: String { get }
+
+    /// Command topic filters below `base/<name>`: `pause`, `+/pause`, `domains/+/+`.
+    /// Keep them clear of the integration's own state topics: the bridge subscribes to them.
+    var commandFilters: [String] { get }
+
+    /// Home Assistant entities; the bridge publishes, republishes and clears their configs.
+    func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity]
+
+    /// Polls the upstream and publishes state until the task is cancelled.
+    func run(context: IntegrationContext) async
+
+    /// Carries out one command; the returned value becomes the response's `data`.
+    func handle(_ command: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue?
+
+    /// Releases what the upstream holds for us (a session, say). Bounded: the bridge waits briefly.
+    func shutdown() async
+}
+
+/// Builds an integration from its configuration section: the one line each integration adds
+/// to the composition list is its factory.
+public protocol IntegrationFactory: Sendable {
+    /// The configuration key and topic level.
+    var name: String { get }
+
+    /// - Returns: `nil` when the section is absent (the integration is not enabled).
+    func make(section: ConfigSection, environment: IntegrationEnvironment) throws(ConfigError) -> (any Integration)?
+}
+
+/// What the bridge offers an integration at construction time.
+public struct IntegrationEnvironment: Sendable {
+    public let logger: Logger
+
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+}
+
+/// Topics under an integration's root.
+public struct IntegrationTopics: Sendable, Equatable {
+    public let bridge: BridgeTopics
+    public let name: String
+    public let root: String
+
+    public init(bridge: BridgeTopics, name: String) {
+        self.bridge = bridge
+        self.name = name
+        root = bridge.integration(name)
+    }
+
+    public func topic(_ relative: String) -> String {
+        relative.isEmpty ? root : "\(root)/\(relative)"
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Logging
+
+/// One JSON object a line on standard error: `{"ts","level","label","msg",…metadata}`.
+public struct JSONLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    private let label: String
+
+    public init(label: String) {
+        self.label = label
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var object: [String: JSONValue] = [:]
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
+            object[key] = .string("\(value)")
+        }
+        object["ts"] = .string(Date().formatted(.iso8601))
+        object["level"] = .string(event.level.rawValue)
+        object["label"] = .string(label)
+        object["msg"] = .string("\(event.message)")
+        FileHandle.standardError.write(Data(JSONValue.object(object).encoded() + [0x0A]))
+    }
+}

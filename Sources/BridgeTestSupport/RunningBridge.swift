@@ -1,0 +1,97 @@
+import BridgeCore
+import Foundation
+import Logging
+import MQTT
+import MQTTTestSupport
+import ServiceLifecycle
+
+/// Runs a real `Bridge` in-process against a test broker for the length of `body`, then shuts
+/// it down gracefully (as SIGTERM would) and waits for it to finish.
+public func withRunningBridge<T: Sendable>(
+    broker: TestBroker,
+    yaml: String = "",
+    integrations: [any Integration],
+    _ body: () async throws -> T
+) async throws -> T {
+    let bridge = try Bridge(
+        configuration: try testConfiguration(broker: broker, yaml: yaml),
+        integrations: integrations, logger: testLogger("bridge")
+    )
+    let group = ServiceGroup(services: [bridge], logger: testLogger("service-group"))
+    return try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        do {
+            let result = try await body()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return result
+        } catch {
+            await group.triggerGracefulShutdown()
+            try? await tasks.waitForAll()
+            throw error
+        }
+    }
+}
+
+/// The YAML with the broker's address and a unique client id laid over it.
+public func testConfiguration(broker: TestBroker, yaml: String) throws -> LoadedConfiguration {
+    let tree = try ConfigOverlays.applyingEnvironment([
+        "HOME2MQTT_MQTT__HOST": broker.host,
+        "HOME2MQTT_MQTT__PORT": String(broker.port),
+        "HOME2MQTT_MQTT__CLIENT_ID": uniqueClientID("bridge"),
+    ], to: ConfigTree.parse(yaml: yaml))
+    return try LoadedConfiguration(tree: tree)
+}
+
+public func uniqueClientID(_ prefix: String) -> String {
+    "\(prefix)-\(UUID().uuidString.prefix(8))"
+}
+
+public func testLogger(_ label: String) -> Logger {
+    var logger = Logger(label: label)
+    logger.logLevel = ProcessInfo.processInfo.environment["BRIDGE_TEST_LOG"] != nil ? .debug : .critical
+    return logger
+}
+
+/// A connected client that records everything on `filters`, for watching what the bridge does.
+public struct Observer: Sendable {
+    public let client: MQTTClient
+    public let recorder: MessageRecorder
+
+    public init(_ broker: TestBroker, subscribe filters: [String] = ["#"], configure: (inout MQTTConfiguration) -> Void = { _ in }) async throws {
+        var configuration = MQTTConfiguration(clientID: uniqueClientID("observer"), host: broker.host, port: broker.port)
+        configure(&configuration)
+        client = try MQTTClient(configuration: configuration, logger: testLogger("observer"))
+        recorder = MessageRecorder(client.messages)
+        try await client.connect(timeout: .seconds(10))
+        for filter in filters + ["replies/#"] { try await client.subscribe(filter, qos: .atLeastOnce) }
+    }
+
+    public func send(_ topic: String, _ payload: String, retain: Bool = false, properties: MQTTProperties = .init()) async throws {
+        try await client.publish(topic, payload: Array(payload.utf8), qos: .atLeastOnce, retain: retain, properties: properties)
+    }
+
+    /// Sends a command with an MQTT 5 response topic of its own and returns the parsed answer.
+    public func command(_ topic: String, _ payload: String = "", timeout: Duration = .seconds(10)) async throws -> JSONValue {
+        let replyTopic = "replies/\(UUID().uuidString)"
+        try await send(topic, payload, properties: MQTTProperties(responseTopic: replyTopic, correlationData: Array(replyTopic.utf8)))
+        let response = try await recorder.first(timeout: timeout) { $0.topic == replyTopic }
+        return JSONValue.parse(response.payload) ?? .null
+    }
+
+    /// The latest message on `topic` once it satisfies `predicate` (retained state settles).
+    public func latest(_ topic: String, timeout: Duration = .seconds(10), where predicate: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+        var found: JSONValue?
+        try await waitUntil("\(topic) to match", timeout: timeout) {
+            guard let last = recorder.messages.last(where: { $0.topic == topic }) else { return false }
+            let value = JSONValue.parse(last.payload) ?? .string(last.payloadString ?? "")
+            found = value
+            return predicate(value)
+        }
+        return found!
+    }
+
+    public func disconnect() async {
+        await client.disconnect()
+    }
+}

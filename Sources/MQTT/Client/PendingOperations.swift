@@ -1,0 +1,54 @@
+import Synchronization
+
+/// Awaiting callers keyed by libmosquitto message id (publish QoS>0, subscribe, unsubscribe).
+///
+/// The libmosquitto call that assigns the mid runs *inside* `register`, under this lock, and the
+/// acknowledgement callback takes the same lock, so an acknowledgement that arrives before the caller
+/// has stored its continuation simply waits for the lock. libmosquitto never holds a mutex of its own
+/// that publish/subscribe need while it runs these callbacks, so this cannot deadlock.
+final class PendingOperations: Sendable {
+    enum Kind: Sendable { case publish, subscribe, unsubscribe }
+
+    private struct Entry {
+        let kind: Kind
+        let continuation: CheckedContinuation<[Int32], any Error>
+    }
+
+    private let entries = Mutex<[Int32: Entry]>([:])
+
+    /// Runs `start` (which returns the mid) and parks `continuation` under that mid.
+    /// If `start` throws, the continuation is resumed with that error.
+    func register(
+        _ kind: Kind,
+        _ continuation: CheckedContinuation<[Int32], any Error>,
+        start: () throws(MQTTError) -> Int32
+    ) {
+        entries.withLock { entries in
+            do {
+                let mid = try start()
+                entries[mid] = Entry(kind: kind, continuation: continuation)
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    /// Resumes the caller waiting on `mid`; returns false when nobody waits (internal re-subscribes,
+    /// QoS 0 publishes).
+    @discardableResult
+    func complete(_ mid: Int32, with result: Result<[Int32], MQTTError>) -> Bool {
+        guard let entry = entries.withLock({ $0.removeValue(forKey: mid) }) else { return false }
+        entry.continuation.resume(with: result.mapError { $0 as any Error })
+        return true
+    }
+
+    /// Fails every waiter of the given kinds.
+    func failAll(_ kinds: Set<Kind>, with error: MQTTError) {
+        let failed = entries.withLock { entries in
+            let matching = entries.filter { kinds.contains($0.value.kind) }
+            for mid in matching.keys { entries.removeValue(forKey: mid) }
+            return Array(matching.values)
+        }
+        for entry in failed { entry.continuation.resume(throwing: error) }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Logging
+
+/// An MQTT client over libmosquitto with its own network thread and automatic reconnects.
+///
+/// Subscriptions are remembered and renewed after every reconnect; publishes made with
+/// `republishOnReconnect` are repeated after every reconnect.
+public final class MQTTClient: Sendable {
+    public let configuration: MQTTConfiguration
+    private let core: ClientCore
+    let handle: MosquittoHandle
+
+    /// Validates the configuration and creates the libmosquitto handle. Does not connect.
+    public init(configuration: MQTTConfiguration, logger: Logger) throws {
+        try ConfigurationValidator.validate(configuration)
+        self.configuration = configuration
+        var logger = logger
+        logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
+        core = ClientCore(logger: logger, protocolVersion: configuration.protocolVersion)
+        handle = try MosquittoHandle(
+            clientID: configuration.clientID, protocolVersion: configuration.protocolVersion, handler: core)
+        if configuration.username != nil || configuration.password != nil {
+            try handle.setCredentials(username: configuration.username, password: configuration.password)
+        }
+        if let tls = configuration.tls { try handle.setTLS(tls) }
+        if let will = configuration.will { try handle.setWill(will) }
+    }
+
+    deinit {
+        // The network thread (if any) holds its own references; it sends DISCONNECT and exits.
+        core.stop.stop()
+        let neverStarted = core.state.withLock { !$0.started && !$0.streamsFinished }
+        if neverStarted { core.finishWithoutThread() }
+    }
+
+    /// Incoming messages on subscribed filters. Single consumer; finishes after `disconnect()`.
+    public var messages: AsyncStream<MQTTMessage> { core.messages }
+
+    /// Connection changes. Single consumer; finishes after `disconnect()`.
+    public var connectionEvents: AsyncStream<MQTTConnectionEvent> { core.events }
+
+    public var isConnected: Bool { core.state.withLock { $0.isConnected } }
+
+    /// Successful reconnects, not counting the first connect.
+    public var reconnectCount: Int { core.state.withLock { $0.reconnectCount } }
+
+    /// Starts the network thread, which connects and reconnects forever. Idempotent; never throws.
+    /// Does nothing after `disconnect()`.
+    public func start() {
+        let shouldStart = core.state.withLock { state in
+            guard !state.started, !state.streamsFinished else { return false }
+            state.started = true
+            return true
+        }
+        guard shouldStart, !core.stop.isStopped else { return }
+        let loop = NetworkLoop(handle: handle, core: core, configuration: configuration)
+        let thread = Thread { loop.run() }
+        thread.name = "mqtt-\(configuration.clientID)"
+        thread.start()
+    }
+
+    /// Waits until the broker has accepted the connection. Throws `.timeout` (with the last connect
+    /// error) or `.disconnected` if the client is stopped meanwhile.
+    public func waitUntilConnected(timeout: Duration) async throws {
+        try await waitForConnection(timeout: timeout, failOnRefusal: false)
+    }
+
+    /// `start()` + `waitUntilConnected`, but a definitive refusal of the first attempt (bad credentials,
+    /// not authorized) throws at once. On any error the client is stopped, as by `disconnect()`.
+    public func connect(timeout: Duration) async throws {
+        start()
+        do {
+            try await waitForConnection(timeout: timeout, failOnRefusal: true)
+        } catch {
+            await disconnect()
+            throw error
+        }
+    }
+
+    private func waitForConnection(timeout: Duration, failOnRefusal: Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (connected, refusal, finished, lastError) = core.state.withLock {
+                ($0.isConnected, $0.firstRefusal, $0.streamsFinished, $0.lastError)
+            }
+            if connected { return }
+            if failOnRefusal, let refusal { throw refusal }
+            if finished { throw MQTTError(.disconnected, "the client was disconnected") }
+            if ContinuousClock.now >= deadline {
+                throw MQTTError(
+                    .timeout,
+                    "not connected to \(configuration.host):\(configuration.port) after \(timeout)"
+                        + (lastError.map { ": \($0)" } ?? ""))
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Publishes a message.
+    ///
+    /// QoS 0 returns once libmosquitto has queued it and throws `.notConnected` when offline.
+    /// QoS 1/2 returns after PUBACK/PUBCOMP; offline, libmosquitto queues it until the next connect.
+    /// With `republishOnReconnect` the latest payload per topic is published again after every
+    /// reconnect; an empty retained payload clears that topic (on the broker and in memory).
+    public func publish(
+        _ topic: String,
+        payload: [UInt8],
+        qos: MQTTQoS = .atMostOnce,
+        retain: Bool = false,
+        properties: MQTTProperties = .init(),
+        republishOnReconnect: Bool = false
+    ) async throws {
+        if configuration.protocolVersion == .v311 && !properties.isEmpty {
+            throw MQTTError(.invalidConfiguration, "MQTT 5 properties need protocolVersion .v5")
+        }
+        let clears = retain && payload.isEmpty
+        if republishOnReconnect && !clears {
+            let remembered = RememberedPublish(payload: payload, qos: qos, retain: retain, properties: properties)
+            core.state.withLock { $0.rememberPublish(topic, remembered) }
+        }
+        if qos == .atMostOnce {
+            guard isConnected else {
+                throw MQTTError(.notConnected, "cannot publish to '\(topic)' with QoS 0: not connected")
+            }
+            _ = try handle.publish(topic: topic, payload: payload, qos: qos, retain: retain, properties: properties)
+        } else {
+            _ = try await withCheckedThrowingContinuation { continuation in
+                core.pending.register(.publish, continuation) { () throws(MQTTError) in
+                    try handle.publish(topic: topic, payload: payload, qos: qos, retain: retain, properties: properties)
+                }
+            }
+        }
+        if republishOnReconnect && clears {
+            core.state.withLock { $0.forgetPublish(topic) }
+        }
+    }
+
+    /// Subscribes and remembers the filter for every later reconnect. Returns after SUBACK; throws
+    /// `.subscriptionRefused` if the broker refuses. When offline it only remembers the filter and
+    /// returns; the subscription is made on the next connect (a refusal then is only logged).
+    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) async throws {
+        core.state.withLock { $0.rememberSubscription(filter, qos: qos) }
+        let granted: [Int32]
+        do {
+            granted = try await withCheckedThrowingContinuation { continuation in
+                core.pending.register(.subscribe, continuation) { () throws(MQTTError) in
+                    try handle.subscribe(filter, qos: qos)
+                }
+            }
+        } catch let error as MQTTError where error.code == .notConnected {
+            return
+        }
+        if let code = granted.first, code >= 0x80 {
+            core.state.withLock { $0.forgetSubscription(filter) }
+            let text = MosquittoLibrary.connackText(code, protocolVersion: .v5)
+            throw MQTTError(.subscriptionRefused, "broker refused subscription to '\(filter)': \(text) (\(code))")
+        }
+    }
+
+    /// Unsubscribes and forgets the filter. When offline it only forgets it.
+    public func unsubscribe(_ filter: String) async throws {
+        core.state.withLock { $0.forgetSubscription(filter) }
+        do {
+            _ = try await withCheckedThrowingContinuation { continuation in
+                core.pending.register(.unsubscribe, continuation) { () throws(MQTTError) in
+                    try handle.unsubscribe(filter)
+                }
+            }
+        } catch let error as MQTTError where error.code == .notConnected {
+            return
+        }
+    }
+
+    /// Sends a clean DISCONNECT (the broker discards the will), stops the network thread and
+    /// finishes both streams. Idempotent.
+    public func disconnect() async {
+        core.stop.stop()
+        let started = core.state.withLock { $0.started }
+        guard started else {
+            if !core.state.withLock({ $0.streamsFinished }) { core.finishWithoutThread() }
+            return
+        }
+        // The thread notices within one loop timeout (100 ms) and drains the DISCONNECT for at most 2 s;
+        // a blocking reconnect to an unreachable host may take longer, so give up waiting after 10 s.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !core.state.withLock({ $0.threadFinished }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import CMosquitto
+import Foundation
+
+/// Owns one `struct mosquitto *` and is the only place that calls libmosquitto on it.
+///
+/// `@unchecked Sendable`: the pointer is immutable; `mosquitto_threaded_set(true)` makes libmosquitto
+/// guard its own state, so publish/subscribe/unsubscribe may be called from any thread while the
+/// network thread runs connect/reconnect/loop/disconnect. Only the network thread calls those four.
+final class MosquittoHandle: @unchecked Sendable {
+    let raw: OpaquePointer
+    let protocolVersion: MQTTProtocolVersion
+    /// Retain rule: `init` passes a +1 reference of the context to libmosquitto as userdata.
+    /// `deinit` calls `mosquitto_destroy` first (no callback can run after it) and then releases
+    /// that +1. `deinit` only runs once the network thread has returned, because the thread holds a
+    /// strong reference to this handle for as long as it calls libmosquitto.
+    private let userdata: Unmanaged<MosquittoCallbackContext>
+
+    init(clientID: String, protocolVersion: MQTTProtocolVersion, handler: any MosquittoEventHandler) throws(MQTTError) {
+        MosquittoLibrary.ensureInitialized()
+        let context = MosquittoCallbackContext(handler: handler)
+        let userdata = Unmanaged.passRetained(context)
+        guard let raw = mosquitto_new(clientID, true, userdata.toOpaque()) else {
+            userdata.release()
+            throw MQTTError(.invalidConfiguration, "mosquitto_new failed for client id '\(clientID)': \(String(cString: strerror(errno)))")
+        }
+        self.raw = raw
+        self.userdata = userdata
+        self.protocolVersion = protocolVersion
+        context.handle = self
+        mosquitto_threaded_set(raw, true)
+        let version = protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
+        _ = mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, version)
+        installCallbacks()
+    }
+
+    deinit {
+        mosquitto_destroy(raw)
+        userdata.release()
+    }
+
+    // MARK: Set-up, before the network thread starts
+
+    func setCredentials(username: String?, password: String?) throws(MQTTError) {
+        try MosquittoLibrary.check(mosquitto_username_pw_set(raw, username, password), "username/password")
+    }
+
+    func setTLS(_ tls: MQTTTLS) throws(MQTTError) {
+        if tls.caFile == nil && tls.caPath == nil {
+            try MosquittoLibrary.check(
+                mosquitto_int_option(raw, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "TLS: use the system CA store")
+        }
+        try MosquittoLibrary.check(
+            mosquitto_tls_set(raw, tls.caFile, tls.caPath, tls.certFile, tls.keyFile, nil), "TLS set-up")
+        if !tls.verifyCertificate {
+            try MosquittoLibrary.check(mosquitto_tls_insecure_set(raw, true), "TLS insecure mode")
+        }
+    }
+
+    func setWill(_ will: MQTTWill) throws(MQTTError) {
+        let rc = will.payload.withUnsafeBytes { bytes in
+            mosquitto_will_set_v5(raw, will.topic, Int32(will.payload.count), bytes.baseAddress, will.qos.rawValue, will.retain, nil)
+        }
+        try MosquittoLibrary.check(rc, "last will on '\(will.topic)'")
+    }
+
+    // MARK: Network thread only
+
+    func connect(host: String, port: Int, keepAlive: Int) -> Int32 {
+        mosquitto_connect_bind_v5(raw, host, Int32(port), Int32(keepAlive), nil, nil)
+    }
+
+    func reconnect() -> Int32 { mosquitto_reconnect(raw) }
+
+    func loop(timeoutMilliseconds: Int32) -> Int32 { mosquitto_loop(raw, timeoutMilliseconds, 1) }
+
+    func disconnect() -> Int32 { mosquitto_disconnect(raw) }
+
+    // MARK: Any thread
+
+    /// Queues a PUBLISH; returns its message id.
+    func publish(
+        topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool, properties: MQTTProperties
+    ) throws(MQTTError) -> Int32 {
+        var mid: Int32 = 0
+        let send: (OpaquePointer?) -> Int32 = { list in
+            payload.withUnsafeBytes { bytes in
+                mosquitto_publish_v5(self.raw, &mid, topic, Int32(payload.count), bytes.baseAddress, qos.rawValue, retain, list)
+            }
+        }
+        let rc: Int32
+        if properties.isEmpty || protocolVersion == .v311 {
+            rc = send(nil)
+        } else {
+            rc = try MosquittoProperties.withList(properties) { list in send(list) }
+        }
+        try MosquittoLibrary.check(rc, "publish to '\(topic)'")
+        return mid
+    }
+
+    func subscribe(_ filter: String, qos: MQTTQoS) throws(MQTTError) -> Int32 {
+        var mid: Int32 = 0
+        try MosquittoLibrary.check(mosquitto_subscribe_v5(raw, &mid, filter, qos.rawValue, 0, nil), "subscribe to '\(filter)'")
+        return mid
+    }
+
+    func unsubscribe(_ filter: String) throws(MQTTError) -> Int32 {
+        var mid: Int32 = 0
+        try MosquittoLibrary.check(mosquitto_unsubscribe_v5(raw, &mid, filter, nil), "unsubscribe from '\(filter)'")
+        return mid
+    }
+}

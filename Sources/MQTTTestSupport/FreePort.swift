@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Loopback TCP helpers for `TestBroker`.
+enum LoopbackPort {
+    /// Asks the kernel for a free port by binding 127.0.0.1:0, then closes the socket.
+    /// Another process could take the port before the broker binds it; `TestBroker` retries then.
+    static func free() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket() failed: errno \(errno)") }
+        defer { close(fd) }
+        var address = loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw TestSupportError("bind(127.0.0.1:0) failed: errno \(errno)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw TestSupportError("getsockname failed: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// True if something accepts TCP connections on 127.0.0.1:`port`.
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = loopback(port: port)
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return rc == 0
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}

@@ -1,0 +1,227 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOHTTP1
+
+/// Client for the Pi-hole v6 REST API.
+///
+/// Holds **one** session for its whole life (see ``PiHoleSessionStateMachine``): it logs in
+/// lazily, sends the SID only in the `X-FTL-SID` header, shares one in-flight login between
+/// concurrent callers, re-logs in once on a 401, and backs off after failed logins so that
+/// it never storms the Pi-hole with password attempts. Call ``logout()`` on shutdown to give
+/// the API seat back.
+public actor PiHoleClient {
+    let connection: PiHoleConnection
+    let httpClient: HTTPClient
+    let logger: Logger
+    let now: @Sendable () -> ContinuousClock.Instant
+
+    var machine = PiHoleSessionStateMachine()
+    var loginTask: Task<String, any Error>?
+
+    /// How long ``logout()`` may take at most.
+    static let logoutTimeout: Duration = .seconds(2)
+
+    public init(
+        connection: PiHoleConnection,
+        httpClient: HTTPClient,
+        logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.connection = connection
+        self.httpClient = httpClient
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Logins attempted by this client (successful or not).
+    public var loginCount: Int { machine.loginCount }
+
+    // MARK: - API
+
+    /// `GET /api/dns/blocking`.
+    public func blockingStatus() async throws -> PiHoleBlockingStatus {
+        let response = try await authenticated(.GET, "/api/dns/blocking")
+        let body = try decodeSuccess(PiHoleWire.BlockingResponse.self, response, what: "blocking status")
+        return PiHoleBlockingStatus(blocking: body.blocking, timer: body.timer)
+    }
+
+    /// `POST /api/dns/blocking`. `timer` in seconds reverts the change after that long; `nil` is permanent.
+    public func setBlocking(_ enabled: Bool, timer: Int?) async throws -> PiHoleBlockingStatus {
+        let payload = try JSONEncoder().encode(PiHoleWire.BlockingRequest(blocking: enabled, timer: timer))
+        let response = try await authenticated(.POST, "/api/dns/blocking", body: payload)
+        let body = try decodeSuccess(PiHoleWire.BlockingResponse.self, response, what: "blocking status")
+        return PiHoleBlockingStatus(blocking: body.blocking, timer: body.timer)
+    }
+
+    /// `GET /api/info/host` → `host.uname.nodename`.
+    public func hostName() async throws -> String {
+        let response = try await authenticated(.GET, "/api/info/host")
+        return try decodeSuccess(PiHoleWire.HostResponse.self, response, what: "host info").host.uname.nodename
+    }
+
+    /// `GET /api/info/version` → `version.core.local.version`.
+    public func version() async throws -> String {
+        let response = try await authenticated(.GET, "/api/info/version")
+        let body = try decodeSuccess(PiHoleWire.VersionResponse.self, response, what: "version info")
+        guard let version = body.version.core?.local?.version else {
+            throw PiHoleErrorMapping.undecodable("version.core.local.version", status: response.status)
+        }
+        return version
+    }
+
+    /// `POST /api/domains/{list}/{kind}`. A duplicate is answered 201 by the Pi-hole with the
+    /// failure in `processed.errors`: that becomes `.duplicate` with the Pi-hole's own text.
+    public func addDomain(
+        _ domain: String, to list: PiHoleDomainList, kind: PiHoleDomainKind, comment: String?
+    ) async throws {
+        let payload = try JSONEncoder().encode(PiHoleWire.DomainRequest(domain: domain, comment: comment))
+        let response = try await authenticated(.POST, "/api/domains/\(list.rawValue)/\(kind.rawValue)", body: payload)
+        let body = try decodeSuccess(PiHoleWire.ProcessedResponse.self, response, what: "domain add result")
+        if let failure = body.processed?.errors?.first {
+            throw PiHoleError(
+                .duplicate, failure.error ?? "\(failure.item ?? domain) could not be added", status: response.status)
+        }
+    }
+
+    /// `DELETE /api/domains/{list}/{kind}/{domain}` (percent-encoded). 404 → `.notFound`.
+    public func removeDomain(_ domain: String, from list: PiHoleDomainList, kind: PiHoleDomainKind) async throws {
+        let path = "/api/domains/\(list.rawValue)/\(kind.rawValue)/\(Self.percentEncodePathSegment(domain))"
+        let response = try await authenticated(.DELETE, path)
+        switch response.status {
+        case 200..<300:
+            return
+        case 404:
+            let kindText = kind == .regex ? " regex" : ""
+            throw PiHoleError(.notFound, "\(domain) is not on the \(list.rawValue)\(kindText) list", status: 404)
+        default:
+            throw mapFailure(response)
+        }
+    }
+
+    /// `DELETE /api/auth` if a session exists. Never throws; returns within about 2 s.
+    public func logout() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.performLogout() }
+            group.addTask { try? await Task.sleep(for: Self.logoutTimeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    // MARK: - Session handling
+
+    /// A SID to use, logging in (once, shared) when needed.
+    func session() async throws -> String {
+        switch machine.sessionNeeded(now: now()) {
+        case .use(let sid):
+            return sid
+        case .fail(let error):
+            throw error
+        case .startLogin:
+            let task = Task { try await self.performLogin() }
+            loginTask = task
+            return try await task.value
+        case .waitForLogin:
+            guard let task = loginTask else {
+                throw PiHoleError(.unexpectedResponse, "login in progress but no login task")
+            }
+            return try await task.value
+        }
+    }
+
+    /// An authenticated request, with one fresh login and one retry on 401.
+    func authenticated(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> RawResponse {
+        var isRetry = false
+        while true {
+            let sid = try await session()
+            let response = try await send(method, path, body: body, sid: sid)
+            guard response.status == 401 else { return response }
+            let rejection = PiHoleErrorMapping.error(
+                status: 401, body: response.body, retryAfterHeader: nil, context: .authenticated)
+            switch machine.requestRejected(sid: sid, isRetry: isRetry, message: rejection.message) {
+            case .retryWithFreshSession:
+                logger.info("Pi-hole rejected the session; logging in again", metadata: ["path": "\(path)"])
+                isRetry = true
+            case .fail(let error):
+                throw error
+            }
+        }
+    }
+
+    private func performLogin() async throws -> String {
+        defer { loginTask = nil }
+        logger.debug("Pi-hole login", metadata: ["attempt": "\(machine.loginCount)"])
+        do {
+            let payload = try JSONEncoder().encode(PiHoleWire.LoginRequest(password: connection.password))
+            let response = try await send(.POST, "/api/auth", body: payload, sid: nil)
+            guard (200..<300).contains(response.status) else {
+                throw PiHoleErrorMapping.error(
+                    status: response.status, body: response.body,
+                    retryAfterHeader: response.retryAfter, context: .login)
+            }
+            guard let session = try? JSONDecoder().decode(PiHoleWire.AuthResponse.self, from: response.body).session
+            else {
+                throw PiHoleErrorMapping.undecodable("login response", status: response.status)
+            }
+            guard session.valid == true else {
+                throw PiHoleError(.wrongPassword, session.message ?? "password incorrect", status: response.status)
+            }
+            // valid without a SID: the Pi-hole has no password set; requests need no SID.
+            let sid = session.sid ?? ""
+            machine.loginSucceeded(sid: sid)
+            logger.info("Pi-hole login succeeded", metadata: ["logins": "\(machine.loginCount)"])
+            return sid
+        } catch {
+            let failure = PiHoleErrorMapping.transport(error)
+            let delay = machine.loginFailed(failure, now: now())
+            logger.warning(
+                "Pi-hole login failed",
+                metadata: ["error": "\(failure)", "backoff": "\(delay)"])
+            throw failure
+        }
+    }
+
+    private func performLogout() async {
+        while true {
+            switch machine.logout() {
+            case .none:
+                return
+            case .waitForLogin:
+                guard let task = loginTask else { return }
+                _ = try? await withTaskCancellationHandler {
+                    try await task.value
+                } onCancel: {
+                    task.cancel()
+                }
+                if Task.isCancelled { return }
+            case .deleteSession(let sid):
+                do {
+                    let response = try await send(
+                        .DELETE, "/api/auth", body: nil, sid: sid, timeout: Self.logoutTimeout)
+                    logger.info("Pi-hole logout", metadata: ["status": "\(response.status)"])
+                } catch {
+                    logger.info("Pi-hole logout failed", metadata: ["error": "\(PiHoleErrorMapping.transport(error))"])
+                }
+                return
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: RawResponse, what: String) throws -> T {
+        guard (200..<300).contains(response.status) else { throw mapFailure(response) }
+        do {
+            return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw PiHoleErrorMapping.undecodable(what, status: response.status)
+        }
+    }
+
+    func mapFailure(_ response: RawResponse) -> PiHoleError {
+        PiHoleErrorMapping.error(
+            status: response.status, body: response.body,
+            retryAfterHeader: response.retryAfter, context: .authenticated)
+    }
+}

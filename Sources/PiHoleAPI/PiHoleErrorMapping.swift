@@ -1,0 +1,66 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Turns HTTP outcomes into ``PiHoleError``. Pure functions: no I/O.
+enum PiHoleErrorMapping {
+    /// Which request produced the response: a 401 means different things.
+    enum Context: Sendable {
+        case login
+        case authenticated
+    }
+
+    /// The error for a non-success `status` with `body`.
+    static func error(
+        status: Int,
+        body: Data,
+        retryAfterHeader: String?,
+        context: Context
+    ) -> PiHoleError {
+        let envelope = try? JSONDecoder().decode(PiHoleWire.ErrorEnvelope.self, from: body)
+        let key = envelope?.error?.key
+        var message = envelope?.error?.message ?? envelope?.session?.message ?? ""
+        if let hint = envelope?.error?.hint, !hint.isEmpty { message += message.isEmpty ? hint : " (\(hint))" }
+        if message.isEmpty { message = "HTTP \(status)" }
+        let retryAfter = parseRetryAfter(retryAfterHeader)
+
+        switch status {
+        case 401:
+            return PiHoleError(context == .login ? .wrongPassword : .unauthorized, message, status: status)
+        case 429:
+            if key == "api_seats_exceeded" {
+                return PiHoleError(.seatsExceeded, message, retryAfter: retryAfter, status: status)
+            }
+            return PiHoleError(.rateLimited, message, retryAfter: retryAfter, status: status)
+        case 400:
+            return PiHoleError(.badRequest, message, status: status)
+        case 404:
+            return PiHoleError(.notFound, message, status: status)
+        case 500...599:
+            return PiHoleError(.server, message, retryAfter: retryAfter, status: status)
+        default:
+            return PiHoleError(.unexpectedResponse, message, retryAfter: retryAfter, status: status)
+        }
+    }
+
+    /// `Retry-After` in delta-seconds form; HTTP dates are ignored.
+    static func parseRetryAfter(_ value: String?) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), let seconds = Double(value), seconds >= 0 else {
+            return nil
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+
+    /// Any error thrown while sending or receiving: a ``PiHoleError`` passes through,
+    /// everything else (connect refused, timeout, dropped connection) is `.transport`.
+    static func transport(_ error: any Error) -> PiHoleError {
+        if let error = error as? PiHoleError { return error }
+        if error is CancellationError { return PiHoleError(.transport, "cancelled") }
+        return PiHoleError(.transport, String(describing: error))
+    }
+
+    /// A body that could not be decoded.
+    static func undecodable(_ what: String, status: Int) -> PiHoleError {
+        PiHoleError(.unexpectedResponse, "could not decode \(what)", status: status)
+    }
+}

@@ -1,0 +1,73 @@
+/// Public value types of the Pi-hole v6 client.
+
+/// The DNS blocking state as reported by `GET /api/dns/blocking`.
+///
+/// A real FTL v6 reports this as a *string*, not a boolean.
+public enum PiHoleBlocking: String, Sendable, Codable, Equatable {
+    case enabled, disabled, failed, unknown
+}
+
+/// Blocking state plus the seconds left until a temporary change reverts.
+public struct PiHoleBlockingStatus: Sendable, Equatable {
+    public var blocking: PiHoleBlocking
+    /// Seconds left until the Pi-hole reverts a temporary change; `nil` when permanent.
+    public var timer: Double?
+
+    public init(blocking: PiHoleBlocking, timer: Double?) {
+        self.blocking = blocking
+        self.timer = timer
+    }
+}
+
+/// Which domain list: `allow` (whitelist) or `deny` (blacklist).
+public enum PiHoleDomainList: String, Sendable, CaseIterable {
+    case allow, deny
+}
+
+/// Whether a domain entry is an exact domain or a regular expression.
+public enum PiHoleDomainKind: String, Sendable, CaseIterable {
+    case exact, regex
+}
+
+/// How to reach a Pi-hole.
+public struct PiHoleConnection: Sendable {
+    /// Scheme, host and optional port, e.g. `"http://127.0.0.1:8080"` or `"https://pi.hole"`.
+    /// The client appends `/api/...`; a trailing slash is ignored.
+    public var baseURL: String
+    /// The web interface / app password. Kept in memory only; never logged.
+    public var password: String
+    /// PEM file with an extra trust root (for a self-signed Pi-hole certificate).
+    public var caFile: String?
+    /// `false` disables certificate verification for `https` base URLs.
+    public var verifyCertificate: Bool
+    /// Deadline for one HTTP request (connect + response).
+    public var requestTimeout: Duration
+
+    public init(
+        baseURL: String,
+        password: String,
+        caFile: String? = nil,
+        verifyCertificate: Bool = true,
+        requestTimeout: Duration = .seconds(10)
+    ) {
+        self.baseURL = baseURL
+        self.password = password
+        self.caFile = caFile
+        self.verifyCertificate = verifyCertificate
+        self.requestTimeout = requestTimeout
+    }
+
+    /// `baseURL` without trailing slashes.
+    var normalizedBaseURL: String {
+        var url = baseURL
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+}
+
+extension PiHoleConnection: CustomStringConvertible {
+    /// Describes the connection without the password.
+    public var description: String {
+        "PiHoleConnection(baseURL: \(baseURL), password: <redacted>, caFile: \(caFile ?? "nil"), verifyCertificate: \(verifyCertificate))"
+    }
+}

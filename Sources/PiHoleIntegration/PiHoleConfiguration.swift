@@ -1,0 +1,67 @@
+import BridgeCore
+import Foundation
+import PiHoleAPI
+
+/// The `pihole:` section.
+struct PiHoleConfiguration: Sendable {
+    struct Instance: Sendable {
+        let id: String
+        let connection: PiHoleConnection
+    }
+
+    let instances: [Instance]
+    let pollInterval: Duration
+    let defaultPause: Int
+    let pausePresets: [Int]
+
+    init(_ section: ConfigSection) throws(ConfigError) {
+        let section = try section.allowing(["instances", "poll_interval", "default_pause", "pause_presets", "request_timeout"])
+        pollInterval = .seconds(try section.int("poll_interval", default: 5, in: 1...3600))
+        defaultPause = try section.int("default_pause", default: 10, in: 1...PiHoleCommand.maximumPause)
+        pausePresets = try section.intList("pause_presets", default: [10, 30, 300], in: 1...PiHoleCommand.maximumPause)
+        let timeout = Duration.seconds(try section.int("request_timeout", default: 10, in: 1...120))
+
+        var instances: [Instance] = []
+        for item in try section.sections("instances") {
+            let item = try item.allowing(["id", "url", "password", "verify_certificate", "ca_file"])
+            let id = try item.requiredString("id")
+            guard id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw ConfigError(key: item.keyPath("id"), "must use only a-z, 0-9, '-' and '_' (it becomes a topic level), got '\(id)'")
+            }
+            guard !PiHoleTopics.reservedIDs.contains(id) else {
+                throw ConfigError(key: item.keyPath("id"), "'\(id)' is a command word; choose another id")
+            }
+            guard !instances.contains(where: { $0.id == id }) else {
+                throw ConfigError(key: item.keyPath("id"), "'\(id)' is used twice")
+            }
+            let caFile = try item.string("ca_file")
+            if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+                throw ConfigError(key: item.keyPath("ca_file"), "cannot read '\(caFile)'")
+            }
+            let connection = PiHoleConnection(
+                baseURL: try item.url("url"),
+                password: try item.requiredString("password"),
+                caFile: caFile,
+                verifyCertificate: try item.bool("verify_certificate", default: true),
+                requestTimeout: timeout
+            )
+            instances.append(Instance(id: id, connection: connection))
+        }
+        guard !instances.isEmpty else {
+            throw ConfigError(key: section.keyPath("instances"), "needs at least one Pi-hole (id, url, password)")
+        }
+        self.instances = instances
+    }
+}
+
+/// Enables the Pi-hole integration when the configuration has a `pihole:` section.
+public struct PiHoleIntegrationFactory: IntegrationFactory {
+    public let name = "pihole"
+
+    public init() {}
+
+    public func make(section: ConfigSection, environment: IntegrationEnvironment) throws(ConfigError) -> (any Integration)? {
+        guard !section.isEmpty else { return nil }
+        return PiHoleIntegration(configuration: try PiHoleConfiguration(section), logger: environment.logger)
+    }
+}

@@ -1,0 +1,116 @@
+import AsyncHTTPClient
+import BridgeCore
+import Foundation
+import Logging
+import PiHoleAPI
+
+/// One configured Pi-hole: its client (one session for the bridge's life) and what was last seen.
+actor PiHoleInstance {
+    let id: String
+    private let connection: PiHoleConnection
+    private let logger: Logger
+    /// Made on first use, so that checking a configuration opens nothing.
+    private var connected: (http: HTTPClient, api: PiHoleClient)?
+    private(set) var snapshot = PiHoleSnapshot()
+
+    init(id: String, connection: PiHoleConnection, logger: Logger) {
+        self.id = id
+        self.connection = connection
+        var logger = logger
+        logger[metadataKey: "pihole"] = "\(id)"
+        self.logger = logger
+    }
+
+    private var client: PiHoleClient {
+        get throws {
+            if let connected { return connected.api }
+            let http = try PiHoleClient.makeHTTPClient(for: connection)
+            let api = PiHoleClient(connection: connection, httpClient: http, logger: logger)
+            connected = (http, api)
+            return api
+        }
+    }
+
+    var loginCount: Int {
+        get async { await connected?.api.loginCount ?? 0 }
+    }
+
+    /// Re-reads the blocking state (and, once, the host name and version).
+    @discardableResult
+    func refresh() async -> PiHoleSnapshot {
+        do {
+            let status = try await client.blockingStatus()
+            snapshot.update(with: status, at: Date())
+            if snapshot.host == nil || snapshot.version == nil {
+                snapshot.host = try await client.hostName()
+                snapshot.version = try await client.version()
+            }
+            markAvailable()
+        } catch {
+            markUnavailable(error)
+        }
+        return snapshot
+    }
+
+    func setBlocking(_ enabled: Bool, timer: Int?) async throws(CommandError) -> PiHoleSnapshot {
+        do {
+            let status = try await client.setBlocking(enabled, timer: timer)
+            snapshot.update(with: status, at: Date())
+            markAvailable()
+            return snapshot
+        } catch {
+            throw commandError(error)
+        }
+    }
+
+    func apply(_ change: DomainChange) async throws(CommandError) {
+        do {
+            switch change.action {
+            case .add: try await client.addDomain(change.domain, to: change.list, kind: change.kind, comment: change.comment)
+            case .remove: try await client.removeDomain(change.domain, from: change.list, kind: change.kind)
+            }
+            markAvailable()
+        } catch {
+            throw commandError(error)
+        }
+    }
+
+    /// Logs out (bounded by the client) and releases the HTTP client.
+    func shutdown() async {
+        guard let connected else { return }
+        await connected.api.logout()
+        try? await connected.http.shutdown()
+        self.connected = nil
+    }
+
+    private func commandError(_ error: any Error) -> CommandError {
+        if let error = error as? PiHoleError, error.leavesPiHoleReachable {
+            markAvailable()
+        } else {
+            markUnavailable(error)
+        }
+        return CommandError("\(id): \(error)")
+    }
+
+    private func markAvailable() {
+        if !snapshot.available { logger.info("Pi-hole is reachable") }
+        snapshot.available = true
+        snapshot.error = nil
+    }
+
+    private func markUnavailable(_ error: any Error) {
+        // Log the change, not every failed poll: a Pi-hole that is away for an hour writes one line.
+        if snapshot.available || snapshot.error == nil {
+            logger.warning("Pi-hole is unavailable", metadata: ["error": "\(error)"])
+        }
+        snapshot.available = false
+        snapshot.error = "\(error)"
+    }
+}
+
+extension PiHoleError {
+    /// The Pi-hole answered and refused this one request; it is still there.
+    var leavesPiHoleReachable: Bool {
+        [.badRequest, .notFound, .duplicate].contains(code)
+    }
+}

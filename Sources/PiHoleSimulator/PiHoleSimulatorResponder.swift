@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Bridges Hummingbird requests to ``PiHoleSimulatorEngine``: records, applies faults,
+/// runs the engine under the lock, delays outside it.
+struct PiHoleSimulatorResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let core: Locked<SimulatorState>
+    let clock: PiHoleSimulatorClock
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var request = request
+        let bodyBuffer = try await request.collectBody(upTo: 1 << 20)
+        let bodyData = Data(bodyBuffer.readableBytesView)
+
+        let target = request.head.path ?? "/"
+        let (rawPath, rawQuery) = Self.split(target)
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName.lowercased()
+            headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
+        }
+        let recorded = PiHoleSimulator.RecordedRequest(
+            method: request.method.rawValue, path: rawPath, query: rawQuery, headers: headers,
+            body: String(decoding: bodyData, as: UTF8.self))
+        let simulated = SimulatedRequest(
+            method: request.method.rawValue,
+            segments: rawPath.split(separator: "/", omittingEmptySubsequences: true).map {
+                String($0).removingPercentEncoding ?? String($0)
+            },
+            queryItems: Self.parseQuery(rawQuery),
+            headers: headers,
+            body: bodyData)
+
+        let now = clock.now()
+        let (fault, outcome): (PiHoleSimulator.Fault?, SimulatedResponse?) = core.withLock { state in
+            state.requests.append(recorded)
+            switch state.fault {
+            case .serverError, .dropConnections:
+                return (state.fault, nil)
+            default:
+                return (state.fault, PiHoleSimulatorEngine.handle(simulated, state: &state, now: now))
+            }
+        }
+
+        if case .delay(let delay) = fault { try await Task.sleep(for: delay) }
+        switch fault {
+        case .dropConnections:
+            // Promise a body, then fail while writing it: Hummingbird closes the connection
+            // and the client sees it dropped mid-response.
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .contentLength: "64"],
+                body: .init { _ in throw CancellationError() })
+        case .serverError:
+            return Self.response(.error(500, key: "internal_error", message: "Internal server error (simulated)"))
+        default:
+            break
+        }
+        guard let outcome else { return Self.response(.notFound) }
+        if outcome.delay > .zero { try await Task.sleep(for: outcome.delay) }
+        return Self.response(outcome)
+    }
+
+    static func response(_ simulated: SimulatedResponse) -> Response {
+        var headers = HTTPFields()
+        guard let body = simulated.body else {
+            return Response(status: .init(code: simulated.status), headers: headers, body: .init())
+        }
+        headers[.contentType] = "application/json; charset=utf-8"
+        let data = body.serialized()
+        return Response(
+            status: .init(code: simulated.status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func split(_ target: String) -> (path: String, query: String?) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
+        return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+    }
+
+    static func parseQuery(_ query: String?) -> [String: String] {
+        guard let query else { return [:] }
+        var items: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            guard let key = parts.first else { continue }
+            items[key] = parts.count > 1 ? parts[1] : ""
+        }
+        return items
+    }
+}

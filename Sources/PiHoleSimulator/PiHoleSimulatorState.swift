@@ -1,0 +1,105 @@
+import Foundation
+
+/// Blocking state as the simulator keeps it (the API reports it as a string).
+public enum PiHoleBlockingState: String, Sendable, Equatable {
+    case enabled, disabled
+}
+
+extension PiHoleSimulator {
+    /// One request as the simulator received it.
+    public struct RecordedRequest: Sendable, Equatable {
+        public let method: String
+        /// Path without the query, percent-encoding kept as sent.
+        public let path: String
+        /// Raw query string (without `?`), if any.
+        public let query: String?
+        /// Header names lowercased.
+        public let headers: [String: String]
+        /// Body as UTF-8 text (empty when none).
+        public let body: String
+
+        public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    }
+
+    /// Faults to inject.
+    public enum Fault: Sendable, Equatable {
+        /// Every response is delayed by this much.
+        case delay(Duration)
+        /// Every request is answered 500 with an `internal_error` body.
+        case serverError
+        /// Every connection is closed without a response.
+        case dropConnections
+        /// The listener is stopped: connects are refused. Clearing the fault (or `start()`)
+        /// listens again on the same port.
+        case down
+    }
+}
+
+/// A domain list entry.
+struct SimulatedDomain: Sendable, Equatable {
+    let id: Int
+    let domain: String
+    let list: String
+    let kind: String
+    let comment: String?
+    let added: Date
+}
+
+/// Everything the simulator remembers, behind one lock.
+struct SimulatorState: Sendable {
+    var password: String
+    let hostName: String
+    let version: String
+    let maxSessions: Int
+
+    /// SID → expiry.
+    var sessions: [String: Date] = [:]
+    var loginAttempts: [Date] = []
+    var loginCount = 0
+
+    var blockingEnabled = true
+    /// When set, blocking flips to the opposite state at this instant.
+    var revertAt: Date?
+
+    var domains: [SimulatedDomain] = []
+    var nextDomainID = 1
+
+    var requests: [PiHoleSimulator.RecordedRequest] = []
+    var fault: PiHoleSimulator.Fault?
+
+    static let sessionValidity: TimeInterval = 1800
+
+    init(password: String, hostName: String, version: String, maxSessions: Int) {
+        self.password = password
+        self.hostName = hostName
+        self.version = version
+        self.maxSessions = maxSessions
+    }
+
+    /// Applies an elapsed blocking timer.
+    mutating func settleTimer(now: Date) {
+        if let revertAt, revertAt <= now {
+            blockingEnabled.toggle()
+            self.revertAt = nil
+        }
+    }
+
+    /// Drops expired sessions.
+    mutating func pruneSessions(now: Date) {
+        sessions = sessions.filter { $0.value > now }
+    }
+
+    /// Whether `sid` is valid; extends it when it is.
+    mutating func touch(sid: String?, now: Date) -> Bool {
+        pruneSessions(now: now)
+        guard let sid, sessions[sid] != nil else { return false }
+        sessions[sid] = now.addingTimeInterval(Self.sessionValidity)
+        return true
+    }
+
+    static func newSID() -> String {
+        var bytes = [UInt8](repeating: 0, count: 18)
+        for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
+        return Data(bytes).base64EncodedString()  // 24 characters, may contain + and /
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import BridgeCore
+import Foundation
+import Logging
+
+struct CheckConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Check the configuration and print it with every secret redacted; exit 78 if it is refused."
+    )
+
+    @OptionGroup var options: ConfigOptions
+
+    func run() async throws {
+        do {
+            let setup = try BridgeSetup(configFile: options.config, logger: Logger(label: "home2mqtt"))
+            print("configuration ok: integrations \(setup.integrations.map(\.name).joined(separator: ", "))")
+            print(setup.configuration.redacted.encodedString())
+        } catch {
+            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            throw configErrorExitCode
+        }
+    }
+}

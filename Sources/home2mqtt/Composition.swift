@@ -1,0 +1,7 @@
+import BridgeCore
+import PiHoleIntegration
+
+/// Every integration the bridge knows. Adding one is one line here, and its own folder.
+let integrationFactories: [any IntegrationFactory] = [
+    PiHoleIntegrationFactory(),
+]

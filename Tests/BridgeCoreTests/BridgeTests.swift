@@ -1,0 +1,108 @@
+import BridgeCore
+import BridgeTestSupport
+import MQTT
+import MQTTTestSupport
+import Testing
+
+@Suite struct BridgeTests {
+    @Test func announcesItselfAndItsIntegrations() async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        let yaml = "mqtt:\n  username: bridge\n  password: hunter2\n"
+        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [EchoIntegration()]) {
+            let observer = try await Observer(broker, subscribe: ["home/#"])
+            defer { Task { await observer.disconnect() } }
+            #expect(try await observer.latest("home/bridge/state") == .string("online"))
+            let state = try await observer.recorder.first(topic: "home/bridge/state")
+            #expect(state.retain)
+            let info = try await observer.latest("home/bridge/info")
+            #expect(info["version"] == .string(Bridge.version))
+            #expect(info["integrations"] == ["echo"])
+            #expect(info["config"]?["mqtt"]?["password"] == "**redacted**")
+            #expect(!(observer.recorder.messages.compactMap(\.payloadString).joined().contains("hunter2")))
+            #expect(try await observer.latest("home/echo/availability") == .string("online"))
+            #expect(try await observer.latest("home/echo")["ready"] == true)
+        }
+    }
+
+    @Test func answersOnTheResponseTopicWithCorrelationData() async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) {
+            let observer = try await Observer(broker, subscribe: ["me/#", "home/#"])
+            defer { Task { await observer.disconnect() } }
+            _ = try await observer.latest("home/echo/availability")
+            try await observer.send("home/echo/echo", "{\"a\":1,\"transaction\":\"t-7\"}", properties: MQTTProperties(responseTopic: "me/reply", correlationData: [9, 8, 7]))
+            let reply = try await observer.recorder.first(topic: "me/reply")
+            #expect(reply.properties.correlationData == [9, 8, 7])
+            #expect(JSONValue.parse(reply.payload) == ["status": "ok", "data": ["a": 1, "transaction": "t-7"], "transaction": "t-7"])
+
+            try await observer.send("home/echo/echo", "hello")
+            let plain = try await observer.recorder.first(topic: "home/echo/echo/response")
+            #expect(JSONValue.parse(plain.payload) == ["status": "ok", "data": ["text": "hello"]])
+        }
+    }
+
+    @Test func badCommandsGetErrorsAndTheBridgeKeepsRunning() async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        let echo = EchoIntegration()
+        try await withRunningBridge(broker: broker, yaml: "bridge:\n  command_timeout: 1\n", integrations: [echo]) {
+            let observer = try await Observer(broker, subscribe: ["home/#"])
+            defer { Task { await observer.disconnect() } }
+            _ = try await observer.latest("home/echo/availability")
+
+            let malformed = try await observer.command("home/echo/echo", "{\"a\":")
+            #expect(malformed["status"] == "error")
+            #expect(malformed["error"]?.stringValue?.contains("JSON") == true)
+
+            let oversized = try await observer.command("home/echo/echo", String(repeating: "x", count: 64 * 1024 + 1))
+            #expect(oversized["error"]?.stringValue?.contains("too large") == true)
+
+            let replyTopic = "replies/utf8"
+            try await observer.client.publish("home/echo/echo", payload: [0xC3, 0x28], qos: .atLeastOnce, properties: MQTTProperties(responseTopic: replyTopic))
+            let invalid = try await observer.recorder.first(topic: replyTopic)
+            #expect(JSONValue.parse(invalid.payload)?["error"] == "payload is not valid UTF-8")
+
+            let unknown = try await observer.command("home/echo/fail")
+            #expect(unknown == ["status": "error", "error": "echo refuses 'fail'"])
+
+            let slow = try await observer.command("home/echo/slow")
+            #expect(slow["error"]?.stringValue?.hasPrefix("timed out") == true)
+
+            // Still answering after all that.
+            #expect(try await observer.command("home/echo/echo", "still here")["status"] == "ok")
+            #expect(echo.handled.count == 4)
+        }
+    }
+
+    @Test func retainedCommandsAreIgnored() async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        let setup = try await Observer(broker, subscribe: [])
+        try await setup.send("home/echo/echo", "left over", retain: true)
+        await setup.disconnect()
+        let echo = EchoIntegration()
+        try await withRunningBridge(broker: broker, integrations: [echo]) {
+            let observer = try await Observer(broker, subscribe: ["home/#"])
+            defer { Task { await observer.disconnect() } }
+            // A live command sent after the bridge subscribed proves the retained one was seen first.
+            #expect(try await observer.command("home/echo/echo", "live")["status"] == "ok")
+            #expect(echo.handled.map(\.payload) == [.text("live")])
+            #expect(!observer.recorder.messages.contains { $0.topic == "home/echo/echo/response" })
+        }
+    }
+
+    @Test func shutdownStopsIntegrationsThenGoesOffline() async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        let observer = try await Observer(broker, subscribe: ["home/bridge/state"])
+        defer { Task { await observer.disconnect() } }
+        let echo = EchoIntegration()
+        try await withRunningBridge(broker: broker, integrations: [echo]) {
+            _ = try await observer.latest("home/bridge/state") { $0 == "online" }
+        }
+        #expect(echo.shutdowns == 1)
+        #expect(try await observer.latest("home/bridge/state") == "offline")
+    }
+}

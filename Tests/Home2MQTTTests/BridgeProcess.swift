@@ -1,0 +1,49 @@
+import Foundation
+import MQTTTestSupport
+
+/// The built `home2mqtt` executable, run as a user would run it.
+struct BridgeProcess {
+    /// `swift build --build-tests` puts the executable beside the test bundle.
+    static var executable: String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("home2mqtt").path),
+              directory.path != "/" {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("home2mqtt").path
+    }
+
+    let child: ChildProcess
+    let stdoutPath: String
+    let stderrPath: String
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("home2mqtt-\(UUID().uuidString)")
+        stdoutPath = scratch.path + ".out"
+        stderrPath = scratch.path + ".err"
+        let inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOME2MQTT_") }
+        child = try ChildProcess(
+            path: Self.executable, arguments: arguments,
+            environment: inherited.merging(environment, uniquingKeysWith: { _, new in new }),
+            logPath: stdoutPath, errorPath: stderrPath
+        )
+    }
+
+    /// Waits for the exit, with a deadline; returns the status and what was printed.
+    func finish(timeout: Duration = .seconds(20)) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await waitUntil("home2mqtt to exit", timeout: timeout) { !child.isRunning }
+        let stdout = (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        return (child.terminationStatus ?? -1, stdout, stderr)
+    }
+
+    func signal(_ number: Int32) {
+        child.signal(number)
+    }
+
+    static func writeConfig(_ yaml: String) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("home2mqtt-\(UUID().uuidString).yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+}

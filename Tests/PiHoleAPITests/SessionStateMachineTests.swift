@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+@testable import PiHoleAPI
+
+@Suite("Session state machine (no I/O)")
+struct SessionStateMachineTests {
+    let t0 = ContinuousClock.now
+
+    @Test func firstCallerLogsInOthersWaitThenShareTheSession() {
+        var machine = PiHoleSessionStateMachine()
+        #expect(machine.sessionNeeded(now: t0) == .startLogin)
+        #expect(machine.sessionNeeded(now: t0) == .waitForLogin)
+        #expect(machine.sessionNeeded(now: t0) == .waitForLogin)
+        machine.loginSucceeded(sid: "abc")
+        #expect(machine.sessionNeeded(now: t0) == .use(sid: "abc"))
+        #expect(machine.loginCount == 1)
+    }
+
+    @Test func failedLoginBacksOffWithoutRequests() {
+        var machine = PiHoleSessionStateMachine()
+        #expect(machine.sessionNeeded(now: t0) == .startLogin)
+        let delay = machine.loginFailed(PiHoleError(.wrongPassword, "password incorrect"), now: t0)
+        #expect(delay == .seconds(1))
+
+        guard case .fail(let error) = machine.sessionNeeded(now: t0 + .milliseconds(400)) else {
+            Issue.record("expected .fail")
+            return
+        }
+        #expect(error.code == .backingOff)
+        #expect(error.retryAfter == .milliseconds(600))
+        #expect(error.message.contains("password incorrect"))
+        #expect(machine.loginCount == 1)
+
+        // Deadline passed: one new attempt.
+        #expect(machine.sessionNeeded(now: t0 + .seconds(1)) == .startLogin)
+        #expect(machine.loginFailed(PiHoleError(.transport, "refused"), now: t0 + .seconds(1)) == .seconds(2))
+        #expect(machine.sessionNeeded(now: t0 + .milliseconds(2900)) != .startLogin)
+        #expect(machine.sessionNeeded(now: t0 + .seconds(3)) == .startLogin)
+        #expect(machine.loginFailed(PiHoleError(.transport, "refused"), now: t0 + .seconds(3)) == .seconds(4))
+        #expect(machine.consecutiveFailures == 3)
+    }
+
+    @Test func successfulLoginResetsBackoff() {
+        var machine = PiHoleSessionStateMachine()
+        _ = machine.sessionNeeded(now: t0)
+        machine.loginFailed(PiHoleError(.rateLimited, "Rate-limiting login attempts"), now: t0)
+        _ = machine.sessionNeeded(now: t0 + .seconds(1))
+        machine.loginSucceeded(sid: "s1")
+        #expect(machine.consecutiveFailures == 0)
+        #expect(machine.backoffUntil == nil)
+        // The next failure starts again at 1 s.
+        #expect(machine.requestRejected(sid: "s1", isRetry: false) == .retryWithFreshSession)
+        #expect(machine.sessionNeeded(now: t0 + .seconds(2)) == .startLogin)
+        #expect(machine.loginFailed(PiHoleError(.wrongPassword, "x"), now: t0 + .seconds(2)) == .seconds(1))
+    }
+
+    @Test func retryAfterIsHonoured() {
+        var machine = PiHoleSessionStateMachine()
+        _ = machine.sessionNeeded(now: t0)
+        let delay = machine.loginFailed(
+            PiHoleError(.seatsExceeded, "API seats exceeded", retryAfter: .seconds(30)), now: t0)
+        #expect(delay == .seconds(30))
+        #expect(machine.backoffUntil == t0 + .seconds(30))
+        guard case .fail(let error) = machine.sessionNeeded(now: t0 + .seconds(29)) else {
+            Issue.record("expected .fail")
+            return
+        }
+        #expect(error.code == .backingOff)
+    }
+
+    @Test func rejectedRequestRetriesOnceThenFails() {
+        var machine = PiHoleSessionStateMachine()
+        _ = machine.sessionNeeded(now: t0)
+        machine.loginSucceeded(sid: "old")
+        #expect(machine.requestRejected(sid: "old", isRetry: false) == .retryWithFreshSession)
+        #expect(machine.state == .noSession)
+        #expect(machine.sessionNeeded(now: t0) == .startLogin)
+        machine.loginSucceeded(sid: "new")
+        guard case .fail(let error) = machine.requestRejected(sid: "new", isRetry: true) else {
+            Issue.record("expected .fail")
+            return
+        }
+        #expect(error.code == .unauthorized)
+        #expect(machine.loginCount == 2)
+    }
+
+    @Test func staleRejectionDoesNotDropANewerSession() {
+        var machine = PiHoleSessionStateMachine()
+        _ = machine.sessionNeeded(now: t0)
+        machine.loginSucceeded(sid: "newer")
+        #expect(machine.requestRejected(sid: "older", isRetry: false) == .retryWithFreshSession)
+        // Another caller already logged in again: reuse, no second login.
+        #expect(machine.sessionNeeded(now: t0) == .use(sid: "newer"))
+        #expect(machine.loginCount == 1)
+    }
+
+    @Test func logoutActions() {
+        var machine = PiHoleSessionStateMachine()
+        #expect(machine.logout() == .none)
+        _ = machine.sessionNeeded(now: t0)
+        #expect(machine.logout() == .waitForLogin)
+        machine.loginSucceeded(sid: "s")
+        #expect(machine.logout() == .deleteSession(sid: "s"))
+        #expect(machine.logout() == .none)
+        #expect(machine.currentSID == nil)
+    }
+}
+
+@Suite("Backoff and error mapping (no I/O)")
+struct BackoffTests {
+    @Test func backoffTable() {
+        let expected: [(Int, Int64)] = [
+            (0, 0), (1, 1), (2, 2), (3, 4), (4, 8), (5, 16), (6, 32), (7, 64), (8, 128), (9, 256), (10, 300),
+            (11, 300), (50, 300), (10_000, 300),
+        ]
+        for (failures, seconds) in expected {
+            #expect(PiHoleBackoff.delay(consecutiveFailures: failures) == .seconds(seconds), "failures \(failures)")
+        }
+    }
+
+    @Test func backoffRetryAfter() {
+        #expect(PiHoleBackoff.delay(consecutiveFailures: 1, retryAfter: .seconds(10)) == .seconds(10))
+        #expect(PiHoleBackoff.delay(consecutiveFailures: 5, retryAfter: .seconds(3)) == .seconds(16))
+        #expect(PiHoleBackoff.delay(consecutiveFailures: 1, retryAfter: .seconds(3600)) == .seconds(300))
+    }
+
+    @Test func errorMapping() {
+        func map(_ status: Int, _ body: String, _ context: PiHoleErrorMapping.Context = .authenticated, retry: String? = nil)
+            -> PiHoleError
+        {
+            PiHoleErrorMapping.error(status: status, body: Data(body.utf8), retryAfterHeader: retry, context: context)
+        }
+        let wrong = map(401, #"{"session":{"valid":false,"message":"password incorrect"},"took":0.1}"#, .login)
+        #expect(wrong.code == .wrongPassword)
+        #expect(wrong.message == "password incorrect")
+        #expect(map(401, #"{"error":{"key":"unauthorized","message":"Unauthorized","hint":null}}"#).code == .unauthorized)
+        let seats = map(429, #"{"error":{"key":"api_seats_exceeded","message":"API seats exceeded","hint":"increase webserver.api.max_sessions"}}"#, .login)
+        #expect(seats.code == .seatsExceeded)
+        #expect(seats.message.contains("API seats exceeded"))
+        let limited = map(429, #"{"error":{"key":"rate_limiting","message":"Rate-limiting login attempts","hint":null}}"#, .login, retry: "7")
+        #expect(limited.code == .rateLimited)
+        #expect(limited.retryAfter == .seconds(7))
+        #expect(map(400, #"{"error":{"key":"bad_request","message":"Spaces"}}"#).code == .badRequest)
+        #expect(map(404, #"{"took":0.1}"#).code == .notFound)
+        #expect(map(503, "<html>").code == .server)
+        #expect(map(418, "").code == .unexpectedResponse)
+    }
+
+    @Test func percentEncoding() {
+        #expect(PiHoleClient.percentEncodePathSegment("example.com") == "example.com")
+        #expect(PiHoleClient.percentEncodePathSegment("(^|\\.)ads\\.com$") == "%28%5E%7C%5C.%29ads%5C.com%24")
+        #expect(PiHoleClient.percentEncodePathSegment("a/b?c") == "a%2Fb%3Fc")
+        #expect(PiHoleClient.percentEncodePathSegment("ä") == "%C3%A4")
+    }
+
+    @Test func descriptionHasNoPassword() {
+        let connection = PiHoleConnection(baseURL: "http://x", password: "hunter2")
+        #expect(!connection.description.contains("hunter2"))
+    }
+}
+
+
+@Suite("HTTP client factory")
+struct HTTPClientFactoryTests {
+    @Test func httpsWithoutVerification() async throws {
+        let client = try PiHoleClient.makeHTTPClient(
+            for: PiHoleConnection(baseURL: "https://pi.hole", password: "x", verifyCertificate: false))
+        try await client.shutdown()
+    }
+
+    @Test func missingCAFileIsReported() {
+        #expect(throws: PiHoleError.self) {
+            _ = try PiHoleClient.makeHTTPClient(
+                for: PiHoleConnection(baseURL: "https://pi.hole", password: "x", caFile: "/nonexistent/ca.pem"))
+        }
+    }
+}
