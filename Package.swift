@@ -47,6 +47,7 @@ let package = Package(
         .target(name: "PiHoleSimulator", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         .executableTarget(name: "home2mqtt", dependencies: [

@@ -14,6 +14,10 @@ public struct BridgeTopics: Sendable, Equatable {
     /// Uptime, memory, reconnects and per-integration last success, retained JSON, every minute.
     public var health: String { "\(base)/bridge/health" }
 
+    /// Where clients should ask for MQTT 5 responses (`<replies>/<client>/…`): inside the base
+    /// topic, so a broker ACL that lets a role read `base/#` lets it read its answers too.
+    public var replies: String { "\(base)/replies" }
+
     /// `base/<integration>`: the root of an integration's state and commands.
     public func integration(_ name: String) -> String { "\(base)/\(name)" }
 

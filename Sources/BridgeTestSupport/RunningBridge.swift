@@ -6,11 +6,14 @@ import MQTTTestSupport
 import ServiceLifecycle
 
 /// Runs a real `Bridge` in-process against a test broker for the length of `body`, then shuts
-/// it down gracefully (as SIGTERM would) and waits for it to finish.
+/// it down gracefully (as SIGTERM would) and waits for it to finish. `body` starts once the
+/// bridge says `online`, which it does after its command subscriptions are in place.
+/// `configureObserver` sets up the client that watches for that (credentials on a broker with roles).
 public func withRunningBridge<T: Sendable>(
     broker: TestBroker,
     yaml: String = "",
     integrations: [any Integration],
+    observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
     _ body: () async throws -> T
 ) async throws -> T {
     let bridge = try Bridge(
@@ -21,6 +24,9 @@ public func withRunningBridge<T: Sendable>(
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await group.run() }
         do {
+            let watcher = try await Observer(broker, subscribe: [BridgeTopics(base: bridgeBase(yaml)).state], configure: configureObserver)
+            _ = try await watcher.latest(BridgeTopics(base: bridgeBase(yaml)).state) { $0 == .string(BridgeTopics.online) }
+            await watcher.disconnect()
             let result = try await body()
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
@@ -31,6 +37,10 @@ public func withRunningBridge<T: Sendable>(
             throw error
         }
     }
+}
+
+private func bridgeBase(_ yaml: String) throws -> String {
+    try LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml)).bridge.baseTopic
 }
 
 /// The YAML with the broker's address and a unique client id laid over it.
@@ -57,6 +67,7 @@ public func testLogger(_ label: String) -> Logger {
 public struct Observer: Sendable {
     public let client: MQTTClient
     public let recorder: MessageRecorder
+    static let replies = BridgeTopics(base: "home").replies
 
     public init(_ broker: TestBroker, subscribe filters: [String] = ["#"], configure: (inout MQTTConfiguration) -> Void = { _ in }) async throws {
         var configuration = MQTTConfiguration(clientID: uniqueClientID("observer"), host: broker.host, port: broker.port)
@@ -64,7 +75,11 @@ public struct Observer: Sendable {
         client = try MQTTClient(configuration: configuration, logger: testLogger("observer"))
         recorder = MessageRecorder(client.messages)
         try await client.connect(timeout: .seconds(10))
-        for filter in filters + ["replies/#"] { try await client.subscribe(filter, qos: .atLeastOnce) }
+        // Answers to `command()`; overlapping subscriptions would deliver each answer twice.
+        let coversReplies = filters.contains { TopicFilter.matches($0, topic: Self.replies + "/x") }
+        for filter in filters + (coversReplies ? [] : [Self.replies + "/#"]) {
+            try await client.subscribe(filter, qos: .atLeastOnce)
+        }
     }
 
     public func send(_ topic: String, _ payload: String, retain: Bool = false, properties: MQTTProperties = .init()) async throws {
@@ -73,7 +88,7 @@ public struct Observer: Sendable {
 
     /// Sends a command with an MQTT 5 response topic of its own and returns the parsed answer.
     public func command(_ topic: String, _ payload: String = "", timeout: Duration = .seconds(10)) async throws -> JSONValue {
-        let replyTopic = "replies/\(UUID().uuidString)"
+        let replyTopic = "\(Self.replies)/\(UUID().uuidString)"
         try await send(topic, payload, properties: MQTTProperties(responseTopic: replyTopic, correlationData: Array(replyTopic.utf8)))
         let response = try await recorder.first(timeout: timeout) { $0.topic == replyTopic }
         return JSONValue.parse(response.payload) ?? .null

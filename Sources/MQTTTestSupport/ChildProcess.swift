@@ -27,6 +27,9 @@ public final class ChildProcess: Sendable {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
+        // The test process has sockets open without close-on-exec (NIO's listeners among them);
+        // a child that inherited one would keep that port bound after the test closed it.
+        _ = closeFrom?(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -77,3 +80,10 @@ public final class ChildProcess: Sendable {
         while isRunning { usleep(1_000) }
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), looked up at run time because the
+/// Glibc module does not export GNU extensions; nil where the C library lacks it.
+private let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()

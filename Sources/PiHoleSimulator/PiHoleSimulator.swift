@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// An in-process Pi-hole v6 that behaves like a real FTL v6.4.1 in the points that matter to
 /// clients: string `blocking`, float countdown with automatic revert, 16 API seats,
@@ -10,6 +11,7 @@ import NIOCore
 public final class PiHoleSimulator: Sendable {
     private struct Server: Sendable {
         var task: Task<Void, Never>?
+        var group: ServiceGroup?
         var port: Int = 0
         var host: String = "127.0.0.1"
     }
@@ -58,9 +60,14 @@ public final class PiHoleSimulator: Sendable {
             logger: logger
         )
         let logger = self.logger
+        // A graceful shutdown closes the idle keep-alive connections too, as a Pi-hole going down
+        // would; cancellation would leave them open. A slow (`.delay`) request is cut after 1 s.
+        var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(1)
+        let group = ServiceGroup(configuration: groupConfiguration)
         let task = Task {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 logger.error("PiHoleSimulator server stopped: \(error)")
             }
@@ -74,6 +81,7 @@ public final class PiHoleSimulator: Sendable {
         }
         server.withLock {
             $0.task = task
+            $0.group = group
             $0.port = boundPort
             $0.host = host
         }
@@ -82,12 +90,15 @@ public final class PiHoleSimulator: Sendable {
 
     /// Stops listening and waits until the server task has ended. Sessions and data are kept.
     public func stop() async {
-        let task = server.withLock { server -> Task<Void, Never>? in
-            defer { server.task = nil }
-            return server.task
+        let (task, group) = server.withLock { server in
+            defer {
+                server.task = nil
+                server.group = nil
+            }
+            return (server.task, server.group)
         }
         guard let task else { return }
-        task.cancel()
+        await group?.triggerGracefulShutdown()
         await task.value
     }
 

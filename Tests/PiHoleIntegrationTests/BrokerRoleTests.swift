@@ -1,0 +1,84 @@
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTT
+import MQTTTestSupport
+import PiHoleSimulator
+import Testing
+
+/// The roles in broker-config/acl, enforced by a real mosquitto.
+@Suite struct BrokerRoleTests {
+    static let brokerConfig = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../broker-config").standardized
+
+    /// A broker with the household's ACL and one user per role (password `<role>-password`).
+    private static func brokerWithRoles() async throws -> TestBroker {
+        let passwd = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString)").path
+        for (index, user) in ["bridge", "homeassistant", "watch"].enumerated() {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+            process.arguments = (index == 0 ? ["-c"] : []) + ["-b", passwd, user, "\(user)-password"]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "mosquitto_passwd for \(user)")
+        }
+        let acl = brokerConfig.appendingPathComponent("acl").path
+        return try await TestBroker(config: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(acl)\n")
+    }
+
+    static let bridgeUser = "mqtt:\n  username: bridge\n  password: bridge-password\n"
+
+    static func asHomeAssistant(_ configuration: inout MQTTConfiguration) {
+        configuration.username = "homeassistant"
+        configuration.password = "homeassistant-password"
+    }
+
+    @Test func theWatchMayOnlyPauseAndResume() async throws {
+        let broker = try await Self.brokerWithRoles()
+        defer { broker.stop() }
+        try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser, observer: Self.asHomeAssistant) { fixture, _ in
+            let watch = try await Observer(broker, subscribe: ["home/#"]) { configuration in
+                configuration.username = "watch"
+                configuration.password = "watch-password"
+            }
+            _ = try await watch.latest("home/pihole") { $0["blocking"] == "enabled" }
+            for forbidden in ["home/pihole/domains/allow/add", "home/pihole/main/blocking/set", "home/pihole/main/pause", "home/pihole/refresh"] {
+                try? await watch.send(forbidden, "youtube.com")
+            }
+            // The allowed pause goes through and is answered; the watch can read the answer.
+            try await watch.send("home/pihole/pause", "30")
+            let answer = try await watch.recorder.first(topic: "home/pihole/pause/response")
+            #expect(JSONValue.parse(answer.payload)?["status"] == "ok")
+            #expect(fixture["main"].blocking == .disabled)
+            try await watch.send("home/pihole/resume", "")
+            _ = try await watch.recorder.first(topic: "home/pihole/resume/response")
+            // Nothing the watch was not allowed to send reached the bridge, or the Pi-hole.
+            #expect(fixture.calls("main", "/api/domains").isEmpty)
+            #expect(fixture.calls("main", "/api/dns/blocking").filter { $0.method == "POST" }.count == 2)
+            #expect(!watch.recorder.messages.contains { $0.topic.hasSuffix("/response") && !$0.topic.hasPrefix("home/pihole/pause") && !$0.topic.hasPrefix("home/pihole/resume") })
+            await watch.disconnect()
+        }
+    }
+
+    @Test func homeAssistantMaySendAnyCommand() async throws {
+        let broker = try await Self.brokerWithRoles()
+        defer { broker.stop() }
+        try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser, observer: Self.asHomeAssistant) { fixture, _ in
+            let assistant = try await Observer(broker, subscribe: ["home/#", "homeassistant/#"], configure: Self.asHomeAssistant)
+            _ = try await assistant.recorder.first(topic: "homeassistant/switch/home2mqtt_home/pihole_main_blocking/config")
+            #expect(try await assistant.command("home/pihole/main/blocking/set", "OFF")["status"] == "ok")
+            #expect(try await assistant.command("home/pihole/domains/deny/add", "ads.example")["status"] == "ok")
+            await assistant.disconnect()
+        }
+    }
+
+    @Test func strangersAreRefused() async throws {
+        let broker = try await Self.brokerWithRoles()
+        defer { broker.stop() }
+        var configuration = MQTTConfiguration(clientID: uniqueClientID("stranger"), host: broker.host, port: broker.port)
+        configuration.username = "watch"
+        configuration.password = "guess"
+        let client = try MQTTClient(configuration: configuration, logger: testLogger("stranger"))
+        await #expect(throws: MQTTError.self) { try await client.connect(timeout: .seconds(5)) }
+    }
+}

@@ -1,0 +1,74 @@
+import BridgeCore
+import BridgeTestSupport
+import MQTT
+import MQTTTestSupport
+import PiHoleIntegration
+import PiHoleSimulator
+
+/// Pi-hole simulators, a broker, and a running bridge wired to them.
+struct PiHoleFixture {
+    let broker: TestBroker
+    let simulators: [String: PiHoleSimulator]
+
+    static func yaml(_ simulators: [String: PiHoleSimulator], password: String = "correct horse", extra: String = "") -> String {
+        var text = "pihole:\n  poll_interval: 1\n\(extra)  instances:\n"
+        for (id, simulator) in simulators.sorted(by: { $0.key < $1.key }) {
+            text += "    - id: \(id)\n      url: \(simulator.baseURL)\n      password: \(password)\n"
+        }
+        return text
+    }
+
+    /// Starts the simulators (ids → simulator), a broker unless given, and the bridge; stops all after `body`.
+    static func run(
+        ids: [String] = ["main"], broker: TestBroker? = nil, brokerYAML: String = "", password: String = "correct horse",
+        extraPiHoleYAML: String = "", observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
+        _ body: (PiHoleFixture, Observer) async throws -> Void
+    ) async throws {
+        var simulators: [String: PiHoleSimulator] = [:]
+        for id in ids {
+            let simulator = PiHoleSimulator(hostName: "pi-\(id)")
+            try await simulator.start()
+            simulators[id] = simulator
+        }
+        let ownBroker: TestBroker?
+        if broker == nil { ownBroker = try await TestBroker() } else { ownBroker = nil }
+        let broker = broker ?? ownBroker!
+        let fixture = PiHoleFixture(broker: broker, simulators: simulators)
+        do {
+            try await fixture.runBridge(
+                yaml: brokerYAML + yaml(simulators, password: password, extra: extraPiHoleYAML),
+                observer: configureObserver, body)
+        } catch {
+            for simulator in simulators.values { await simulator.stop() }
+            ownBroker?.stop()
+            throw error
+        }
+        for simulator in simulators.values { await simulator.stop() }
+        ownBroker?.stop()
+    }
+
+    /// Runs the bridge on `yaml`; `configureObserver` sets up the clients that watch it.
+    func runBridge(yaml: String, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in }, _ body: (PiHoleFixture, Observer) async throws -> Void) async throws {
+        let configuration = try testConfiguration(broker: broker, yaml: yaml)
+        let integration = try PiHoleIntegrationFactory().make(
+            section: configuration.section("pihole"), environment: IntegrationEnvironment(logger: testLogger("pihole"))
+        )
+        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!], observer: configureObserver) {
+            let observer = try await Observer(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver)
+            do {
+                try await body(self, observer)
+            } catch {
+                await observer.disconnect()
+                throw error
+            }
+            await observer.disconnect()
+        }
+    }
+
+    subscript(id: String) -> PiHoleSimulator { simulators[id]! }
+
+    /// Requests the bridge made to a simulator's path prefix (not counting logins).
+    func calls(_ id: String, _ prefix: String) -> [PiHoleSimulator.RecordedRequest] {
+        self[id].requests.filter { $0.path.hasPrefix(prefix) }
+    }
+}

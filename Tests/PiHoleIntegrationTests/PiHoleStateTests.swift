@@ -1,0 +1,101 @@
+import BridgeCore
+import BridgeTestSupport
+import MQTTTestSupport
+import PiHoleSimulator
+import Testing
+
+@Suite struct PiHoleStateTests {
+    @Test func publishesInstanceAndAggregateState() async throws {
+        try await PiHoleFixture.run { fixture, observer in
+            let main = try await observer.latest("home/pihole/main") { $0["available"] == true }
+            #expect(main["blocking"] == "enabled")
+            #expect(main["host"] == "pi-main")
+            #expect(main["version"] == "v6.1.4")
+            #expect(main["timer"] == .null)
+            #expect(try await observer.latest("home/pihole")["blocking"] == "enabled")
+            #expect(try await observer.latest("home/pihole/main/availability") == "online")
+            #expect(try await observer.latest("home/pihole/availability") == "online")
+        }
+    }
+
+    @Test func pauseThenAutomaticResumeIsSeenOnTheStateTopic() async throws {
+        try await PiHoleFixture.run { fixture, observer in
+            _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
+            let response = try await observer.command("home/pihole/pause", "2")
+            #expect(response["status"] == "ok", "\(response)")
+            #expect(response["data"]?["main"]?["blocking"] == "disabled")
+            #expect(fixture["main"].blocking == .disabled)
+            let paused = try await observer.latest("home/pihole/main") { $0["blocking"] == "disabled" }
+            #expect(paused["resumes_at"]?.stringValue != nil)
+            #expect(try await observer.latest("home/pihole")["blocking"] == "disabled")
+            // The Pi-hole resumes by itself; the bridge notices within about a second, not a poll later.
+            _ = try await observer.latest("home/pihole/main", timeout: .seconds(6)) { $0["blocking"] == "enabled" && $0["timer"] == .null }
+            _ = try await observer.latest("home/pihole") { $0["blocking"] == "enabled" && $0["resumes_at"] == .null }
+            // The Pi-hole held the timer: the bridge never re-enabled blocking itself.
+            let posts = fixture.calls("main", "/api/dns/blocking").filter { $0.method == "POST" }
+            #expect(posts.map(\.body).allSatisfy { $0.contains("false") && $0.contains("\"timer\":2") })
+            #expect(posts.count == 1)
+        }
+    }
+
+    @Test func pausePayloadShapes() async throws {
+        try await PiHoleFixture.run { fixture, observer in
+            _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
+            #expect(try await observer.command("home/pihole/pause")["data"]?["main"]?["timer"] == 10)
+            #expect(try await observer.command("home/pihole/main/pause", "{\"seconds\":45}")["data"]?["timer"] == 45)
+            for bad in ["abc", "0", "-5", "1.5", "{\"secs\":3}", "999999"] {
+                let response = try await observer.command("home/pihole/pause", bad)
+                #expect(response["status"] == "error", "\(bad) → \(response)")
+            }
+            #expect(fixture.calls("main", "/api/dns/blocking").filter { $0.method == "POST" }.count == 2)
+        }
+    }
+
+    @Test func resumeSwitchAndRefresh() async throws {
+        try await PiHoleFixture.run { fixture, observer in
+            _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
+            #expect(try await observer.command("home/pihole/main/blocking/set", "OFF")["status"] == "ok")
+            let off = try await observer.latest("home/pihole/main") { $0["blocking"] == "disabled" }
+            #expect(off["timer"] == .null)
+            #expect(try await observer.command("home/pihole/resume")["status"] == "ok")
+            _ = try await observer.latest("home/pihole/main") { $0["blocking"] == "enabled" }
+            fixture["main"].setBlocking(enabled: false, timer: nil)
+            #expect(try await observer.command("home/pihole/refresh")["data"]?["main"]?["blocking"] == "disabled")
+            #expect(try await observer.command("home/pihole/main/blocking/set", "maybe")["status"] == "error")
+            #expect(try await observer.command("home/pihole/nosuch/pause")["error"] == "unknown Pi-hole 'nosuch' (configured: main)")
+        }
+    }
+
+    @Test func oneMessagePausesEveryPiHole() async throws {
+        try await PiHoleFixture.run(ids: ["main", "backup"]) { fixture, observer in
+            _ = try await observer.latest("home/pihole") { $0["instances"]?["backup"] == "enabled" && $0["instances"]?["main"] == "enabled" }
+            #expect(try await observer.command("home/pihole/pause", "60")["status"] == "ok")
+            #expect(fixture["main"].blocking == .disabled)
+            #expect(fixture["backup"].blocking == .disabled)
+            _ = try await observer.latest("home/pihole") { $0["blocking"] == "disabled" }
+            #expect(try await observer.command("home/pihole/backup/resume")["status"] == "ok")
+            #expect(fixture["main"].blocking == .disabled)
+            _ = try await observer.latest("home/pihole") { $0["blocking"] == "mixed" }
+        }
+    }
+
+    @Test func discoveryDeclaresTheEntities() async throws {
+        try await PiHoleFixture.run(ids: ["main", "backup"]) { fixture, observer in
+            for (component, object) in [
+                ("switch", "pihole_main_blocking"), ("button", "pihole_main_pause_30"), ("button", "pihole_main_pause_300"),
+                ("sensor", "pihole_backup_resumes_at"), ("binary_sensor", "pihole_backup_connectivity"),
+                ("button", "pihole_all_pause"), ("binary_sensor", "bridge_connection"),
+            ] {
+                let topic = "homeassistant/\(component)/home2mqtt_home/\(object)/config"
+                _ = try await observer.recorder.first(topic: topic)
+            }
+            let blocking = try await observer.latest("homeassistant/switch/home2mqtt_home/pihole_main_blocking/config")
+            #expect(blocking["command_topic"] == "home/pihole/main/blocking/set")
+            #expect(blocking["availability"] == [["topic": "home/bridge/state"], ["topic": "home/pihole/main/availability"]])
+            // Pressing a preset button sends its payload to the pause topic: it works end to end.
+            let pause = try await observer.latest("homeassistant/button/home2mqtt_home/pihole_main_pause_30/config")
+            let response = try await observer.command(pause["command_topic"]!.stringValue!, pause["payload_press"]!.stringValue!)
+            #expect(response["data"]?["timer"] == 30)
+        }
+    }
+}
