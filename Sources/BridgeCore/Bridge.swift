@@ -13,14 +13,21 @@ public final class Bridge: Service {
     private let logger: Logger
     private let client: MQTTClient
     private let health = HealthRecorder()
+    private let metrics: BridgeMetrics
     private let startedAt = ContinuousClock.now
 
-    public init(configuration: LoadedConfiguration, integrations: [any Integration], logger: Logger) throws {
+    public init(
+        configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger
+    ) throws {
         self.configuration = configuration
         self.integrations = integrations
+        self.metrics = metrics
         self.logger = logger
         client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger)
     }
+
+    /// Whether the broker connection is up now: what `/healthz` reports.
+    public var isBrokerConnected: Bool { client.isConnected }
 
     private var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
 
@@ -34,7 +41,9 @@ public final class Bridge: Service {
             var integrationLogger = logger
             integrationLogger[metadataKey: "integration"] = "\(integration.name)"
             let context = IntegrationContext(topics: topics, logger: integrationLogger, client: client, health: health)
-            return CommandQueue(integration: integration, context: context, responder: responder, timeLimit: configuration.bridge.commandTimeout)
+            return CommandQueue(
+                integration: integration, context: context, responder: responder,
+                timeLimit: configuration.bridge.commandTimeout, metrics: metrics)
         }
         let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery(queues) : nil
 
@@ -53,6 +62,7 @@ public final class Bridge: Service {
             }
             group.addTask { await self.dispatch(queues: queues, discovery: discovery) }
             group.addTask { await self.publishHealthEveryMinute() }
+            group.addTask { await self.recordConnectionChanges() }
             try? await gracefulShutdown()
             group.cancelAll()
         }
@@ -124,6 +134,16 @@ public final class Bridge: Service {
             "integrations": .array(integrations.map { .string($0.name) }),
             "config": configuration.redacted,
         ]
+    }
+
+    private func recordConnectionChanges() async {
+        metrics.brokerConnection(connected: client.isConnected, reconnect: false)
+        for await event in client.connectionEvents {
+            switch event {
+            case .connected(let reconnect): metrics.brokerConnection(connected: true, reconnect: reconnect)
+            case .disconnected: metrics.brokerConnection(connected: false, reconnect: false)
+            }
+        }
     }
 
     private func publishHealthEveryMinute() async {

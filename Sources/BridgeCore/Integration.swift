@@ -40,9 +40,12 @@ public protocol IntegrationFactory: Sendable {
 /// What the bridge offers an integration at construction time.
 public struct IntegrationEnvironment: Sendable {
     public let logger: Logger
+    /// Where the integration records its upstream requests, logins and availability.
+    public let metrics: BridgeMetrics
 
-    public init(logger: Logger) {
+    public init(logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) {
         self.logger = logger
+        self.metrics = metrics
     }
 }
 

@@ -62,6 +62,6 @@ public struct PiHoleIntegrationFactory: IntegrationFactory {
 
     public func make(section: ConfigSection, environment: IntegrationEnvironment) throws(ConfigError) -> (any Integration)? {
         guard !section.isEmpty else { return nil }
-        return PiHoleIntegration(configuration: try PiHoleConfiguration(section), logger: environment.logger)
+        return PiHoleIntegration(configuration: try PiHoleConfiguration(section), environment: environment)
     }
 }

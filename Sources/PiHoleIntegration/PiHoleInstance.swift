@@ -9,16 +9,38 @@ actor PiHoleInstance {
     let id: String
     private let connection: PiHoleConnection
     private let logger: Logger
+    private let metrics: UpstreamMetrics
+    /// Logins already counted in `metrics`.
+    private var loginsRecorded = 0
     /// Made on first use, so that checking a configuration opens nothing.
     private var connected: (http: HTTPClient, api: PiHoleClient)?
     private(set) var snapshot = PiHoleSnapshot()
 
-    init(id: String, connection: PiHoleConnection, logger: Logger) {
+    init(id: String, connection: PiHoleConnection, logger: Logger, metrics: UpstreamMetrics) {
         self.id = id
         self.connection = connection
+        self.metrics = metrics
         var logger = logger
         logger[metadataKey: "pihole"] = "\(id)"
         self.logger = logger
+    }
+
+    /// Runs one API operation, recording its duration, outcome and any login it needed.
+    private func measured<T: Sendable>(_ operation: (PiHoleClient) async throws -> T) async throws -> T {
+        let api = try client
+        let started = ContinuousClock.now
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await operation(api))
+        } catch {
+            result = .failure(error)
+        }
+        metrics.recordRequest(duration: ContinuousClock.now - started, failed: (try? result.get()) == nil)
+        let logins = await api.loginCount
+        // No suspension between the read and the write below: concurrent operations never count a login twice.
+        metrics.recordLogins(logins - loginsRecorded)
+        loginsRecorded = logins
+        return try result.get()
     }
 
     private var client: PiHoleClient {
@@ -39,11 +61,11 @@ actor PiHoleInstance {
     @discardableResult
     func refresh() async -> PiHoleSnapshot {
         do {
-            let status = try await client.blockingStatus()
+            let status = try await measured { try await $0.blockingStatus() }
             snapshot.update(with: status, at: Date())
             if snapshot.host == nil || snapshot.version == nil {
-                snapshot.host = try await client.hostName()
-                snapshot.version = try await client.version()
+                snapshot.host = try await measured { try await $0.hostName() }
+                snapshot.version = try await measured { try await $0.version() }
             }
             markAvailable()
         } catch {
@@ -54,7 +76,7 @@ actor PiHoleInstance {
 
     func setBlocking(_ enabled: Bool, timer: Int?) async throws(CommandError) -> PiHoleSnapshot {
         do {
-            let status = try await client.setBlocking(enabled, timer: timer)
+            let status = try await measured { try await $0.setBlocking(enabled, timer: timer) }
             snapshot.update(with: status, at: Date())
             markAvailable()
             return snapshot
@@ -66,8 +88,8 @@ actor PiHoleInstance {
     func apply(_ change: DomainChange) async throws(CommandError) {
         do {
             switch change.action {
-            case .add: try await client.addDomain(change.domain, to: change.list, kind: change.kind, comment: change.comment)
-            case .remove: try await client.removeDomain(change.domain, from: change.list, kind: change.kind)
+            case .add: try await measured { try await $0.addDomain(change.domain, to: change.list, kind: change.kind, comment: change.comment) }
+            case .remove: try await measured { try await $0.removeDomain(change.domain, from: change.list, kind: change.kind) }
             }
             markAvailable()
         } catch {
@@ -94,6 +116,7 @@ actor PiHoleInstance {
 
     private func markAvailable() {
         if !snapshot.available { logger.info("Pi-hole is reachable") }
+        metrics.recordAvailability(true)
         snapshot.available = true
         snapshot.error = nil
     }
@@ -103,6 +126,7 @@ actor PiHoleInstance {
         if snapshot.available || snapshot.error == nil {
             logger.warning("Pi-hole is unavailable", metadata: ["error": "\(error)"])
         }
+        metrics.recordAvailability(false)
         snapshot.available = false
         snapshot.error = "\(error)"
     }

@@ -18,9 +18,13 @@ final class PiHoleIntegration: Integration {
     static let resumeCheckDelay: Duration = .milliseconds(300)
     static let minimumRecheck: Duration = .milliseconds(250)
 
-    init(configuration: PiHoleConfiguration, logger: Logger) {
+    init(configuration: PiHoleConfiguration, environment: IntegrationEnvironment) {
         self.configuration = configuration
-        instances = configuration.instances.map { PiHoleInstance(id: $0.id, connection: $0.connection, logger: logger) }
+        instances = configuration.instances.map {
+            PiHoleInstance(
+                id: $0.id, connection: $0.connection, logger: environment.logger,
+                metrics: environment.metrics.upstream(integration: "pihole", instance: $0.id))
+        }
     }
 
     func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity] {

@@ -7,14 +7,14 @@ struct BridgeSetup {
     let configuration: LoadedConfiguration
     let integrations: [any Integration]
 
-    init(configFile: String?, logger: Logger) throws(ConfigError) {
+    init(configFile: String?, logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) throws(ConfigError) {
         configuration = try LoadedConfiguration.load(file: configFile)
         let known = Set(["mqtt", "bridge"] + integrationFactories.map(\.name))
         _ = try ConfigSection(configuration.tree).allowing(known)
         var integrations: [any Integration] = []
         for factory in integrationFactories {
             let section = try configuration.section(factory.name)
-            if let integration = try factory.make(section: section, environment: IntegrationEnvironment(logger: logger)) {
+            if let integration = try factory.make(section: section, environment: IntegrationEnvironment(logger: logger, metrics: metrics)) {
                 integrations.append(integration)
             }
         }

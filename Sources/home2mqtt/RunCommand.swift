@@ -2,6 +2,7 @@ import ArgumentParser
 import BridgeCore
 import Foundation
 import Logging
+import Prometheus
 import ServiceLifecycle
 
 struct RunCommand: AsyncParsableCommand {
@@ -14,9 +15,11 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let setupLogger = Logger(label: "home2mqtt")
+        let registry = PrometheusCollectorRegistry()
+        let metrics = BridgeMetrics(factory: PrometheusMetricsFactory(registry: registry))
         let setup: BridgeSetup
         do {
-            setup = try BridgeSetup(configFile: options.config, logger: setupLogger)
+            setup = try BridgeSetup(configFile: options.config, logger: setupLogger, metrics: metrics)
         } catch {
             FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
             throw configErrorExitCode
@@ -24,9 +27,15 @@ struct RunCommand: AsyncParsableCommand {
         let bridgeConfiguration = setup.configuration.bridge
         LogSetup.bootstrap(format: logFormat ?? bridgeConfiguration.logFormat, level: bridgeConfiguration.logLevel)
         let logger = Logger(label: "home2mqtt")
-        let bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, logger: logger)
+        let bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: bridge)]
+        if bridgeConfiguration.health.enabled {
+            // Last in the list: the group stops it first, so /healthz goes away before the bridge does.
+            let server = makeHealthServer(bridgeConfiguration.health, registry: registry, logger: logger) { bridge.isBrokerConnected }
+            services.append(.init(service: server))
+        }
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: bridge)],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))

@@ -8,17 +8,22 @@ struct CommandQueue: Sendable {
     let context: IntegrationContext
     let responder: CommandResponder
     let timeLimit: Duration
+    let metrics: BridgeMetrics
     private let stream: AsyncStream<(CommandRequest, MQTTMessage)>
     private let continuation: AsyncStream<(CommandRequest, MQTTMessage)>.Continuation
 
     /// Commands waiting beyond this many are refused at once rather than queued without end.
     static let capacity = 32
 
-    init(integration: any Integration, context: IntegrationContext, responder: CommandResponder, timeLimit: Duration) {
+    init(
+        integration: any Integration, context: IntegrationContext, responder: CommandResponder, timeLimit: Duration,
+        metrics: BridgeMetrics
+    ) {
         self.integration = integration
         self.context = context
         self.responder = responder
         self.timeLimit = timeLimit
+        self.metrics = metrics
         (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(Self.capacity))
     }
 
@@ -36,15 +41,28 @@ struct CommandQueue: Sendable {
             context.logger.info("ignored a retained command", metadata: ["topic": "\(message.topic)"])
             return
         }
+        metrics.commandReceived(integration: integration.name, command: commandName(message))
         switch parsed {
         case .failure(let error):
-            await responder.respond(to: message, with: CommandResponse(result: .failure(error), transaction: nil))
+            await answer(message, CommandResponse(result: .failure(error), transaction: nil))
         case .success(let command):
             if case .dropped = continuation.yield((command, message)) {
                 let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
-                await responder.respond(to: message, with: CommandResponse(result: .failure(busy), transaction: command.transaction))
+                await answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction))
             }
         }
+    }
+
+    private func answer(_ message: MQTTMessage, _ response: CommandResponse) async {
+        let succeeded = if case .success = response.result { true } else { false }
+        metrics.commandAnswered(integration: integration.name, command: commandName(message), succeeded: succeeded)
+        await responder.respond(to: message, with: response)
+    }
+
+    /// The topic below the integration's root (`pause`, `main/pause`): a bounded label, since
+    /// only topics matching the integration's exact command filters arrive here.
+    private func commandName(_ message: MQTTMessage) -> String {
+        String(message.topic.dropFirst(context.topics.root.count + 1))
     }
 
     func run() async {
@@ -61,7 +79,7 @@ struct CommandQueue: Sendable {
             if case .failure(let error) = result {
                 context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
             }
-            await responder.respond(to: message, with: CommandResponse(result: result, transaction: command.transaction))
+            await answer(message, CommandResponse(result: result, transaction: command.transaction))
         }
     }
 }

@@ -1,0 +1,64 @@
+import CoreMetrics
+
+/// The bridge's metrics, made from the factory the process chose (a Prometheus registry behind
+/// `/metrics` in `home2mqtt run`; nothing by default). Injected rather than bootstrapped
+/// globally, so that several bridges in one test process keep their numbers apart.
+///
+/// Every name and label is defined here; `docs/topics.md` ("Metrics") lists them.
+public struct BridgeMetrics: Sendable {
+    let factory: any MetricsFactory
+
+    public init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
+        self.factory = factory
+    }
+
+    /// A command arrived on `integration`'s topic `command` (relative to its root: `pause`, `main/pause`).
+    func commandReceived(integration: String, command: String) {
+        Counter(label: "home2mqtt_commands_received_total", dimensions: Self.command(integration, command), factory: factory)
+            .increment()
+    }
+
+    /// The command was answered `ok` (`succeeded`) or `error`.
+    func commandAnswered(integration: String, command: String, succeeded: Bool) {
+        let label = succeeded ? "home2mqtt_commands_succeeded_total" : "home2mqtt_commands_failed_total"
+        Counter(label: label, dimensions: Self.command(integration, command), factory: factory).increment()
+    }
+
+    func brokerConnection(connected: Bool, reconnect: Bool) {
+        Gauge(label: "home2mqtt_mqtt_connected", factory: factory).record(connected ? 1 : 0)
+        if reconnect { Counter(label: "home2mqtt_mqtt_reconnects_total", factory: factory).increment() }
+    }
+
+    /// The metrics of one upstream device (`pihole`, `main`).
+    public func upstream(integration: String, instance: String) -> UpstreamMetrics {
+        UpstreamMetrics(factory: factory, dimensions: [("integration", integration), ("instance", instance)])
+    }
+
+    private static func command(_ integration: String, _ command: String) -> [(String, String)] {
+        [("integration", integration), ("command", command)]
+    }
+}
+
+/// Requests, latency, logins and availability of one upstream device.
+public struct UpstreamMetrics: Sendable {
+    let factory: any MetricsFactory
+    let dimensions: [(String, String)]
+
+    /// One API operation (a login it needed included) and whether it failed.
+    public func recordRequest(duration: Duration, failed: Bool) {
+        Timer(label: "home2mqtt_upstream_request_duration_seconds", dimensions: dimensions, factory: factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        Counter(
+            label: "home2mqtt_upstream_requests_total",
+            dimensions: dimensions + [("outcome", failed ? "failure" : "success")], factory: factory
+        ).increment()
+    }
+
+    public func recordLogins(_ count: Int) {
+        Counter(label: "home2mqtt_upstream_logins_total", dimensions: dimensions, factory: factory).increment(by: count)
+    }
+
+    public func recordAvailability(_ available: Bool) {
+        Gauge(label: "home2mqtt_upstream_available", dimensions: dimensions, factory: factory).record(available ? 1 : 0)
+    }
+}

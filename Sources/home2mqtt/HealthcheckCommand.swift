@@ -1,0 +1,53 @@
+import ArgumentParser
+import AsyncHTTPClient
+import BridgeCore
+import Foundation
+
+/// Asks a running bridge's `/healthz`: the probe for Docker's HEALTHCHECK and other supervisors.
+struct HealthcheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "healthcheck",
+        abstract: "Exit 0 when the running bridge's /healthz says the broker is connected, 1 otherwise.")
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(help: "Seconds to wait for the answer.")
+    var timeout: Int = 3
+
+    func run() async throws {
+        let health: HealthConfiguration
+        do {
+            health = try LoadedConfiguration.load(file: options.config).bridge.health
+        } catch {
+            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            throw configErrorExitCode
+        }
+        guard health.enabled else {
+            FileHandle.standardError.write(Data("unhealthy: bridge.health.enabled is false, so there is no /healthz to ask\n".utf8))
+            throw ExitCode.failure
+        }
+        let url = "http://\(Self.reachableHost(health.bindAddress)):\(health.port)/healthz"
+        do {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(Int64(timeout)))
+            guard response.status == .ok else {
+                print("unhealthy: \(url) answered \(response.status.code)")
+                throw ExitCode.failure
+            }
+            print("healthy")
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            print("unhealthy: \(url): \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// A wildcard bind address is reached on loopback; an IPv6 literal needs brackets in a URL.
+    static func reachableHost(_ bindAddress: String) -> String {
+        switch bindAddress {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        default: bindAddress.contains(":") ? "[\(bindAddress)]" : bindAddress
+        }
+    }
+}
