@@ -29,9 +29,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // JSON as a value, shared by the bridge and the simulators.
+        .target(name: "JSONDocument"),
+
         // The bridge: configuration, topics, commands, discovery, the integration seam.
         .target(name: "BridgeCore", dependencies: [
-            "MQTT",
+            "MQTT", "JSONDocument",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -48,6 +51,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .target(name: "PiHoleSimulator", dependencies: [
+            "JSONDocument",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

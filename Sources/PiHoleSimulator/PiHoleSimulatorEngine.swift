@@ -1,3 +1,4 @@
+import JSONDocument
 import Foundation
 
 /// A response the engine decided on, before it becomes an HTTP response.

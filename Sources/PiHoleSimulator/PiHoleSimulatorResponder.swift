@@ -69,7 +69,7 @@ struct PiHoleSimulatorResponder: HTTPResponder {
             return Response(status: .init(code: simulated.status), headers: headers, body: .init())
         }
         headers[.contentType] = "application/json; charset=utf-8"
-        let data = body.serialized()
+        let data = body.encoded()
         return Response(
             status: .init(code: simulated.status), headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: data)))

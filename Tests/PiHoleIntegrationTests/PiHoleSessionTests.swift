@@ -5,46 +5,53 @@ import PiHoleSimulator
 import Testing
 
 @Suite struct PiHoleSessionTests {
-    @Test func oneLoginSIDInTheHeaderAndLogoutOnShutdown() async throws {
+    /// A simulator and a broker that outlive the bridge runs in `body`, to see what shutdowns leave.
+    private func withLastingSimulator(_ body: (PiHoleSimulator, PiHoleFixture) async throws -> Void) async throws {
         let simulator = PiHoleSimulator()
         try await simulator.start()
-        defer { Task { await simulator.stop() } }
         let broker = try await TestBroker()
         defer { broker.stop() }
-        let fixture = PiHoleFixture(broker: broker, simulators: ["main": simulator])
-        try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { fixture, observer in
-            _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
-            // A few polls (1 s apart) and commands: still the one session.
-            for _ in 0..<3 { _ = try await observer.command("home/pihole/refresh") }
-            try await waitUntil("three polls", timeout: .seconds(10)) {
-                simulator.requests.filter { $0.path == "/api/dns/blocking" }.count >= 6
-            }
-            #expect(simulator.loginCount == 1)
-            let authenticated = simulator.requests.filter { $0.path != "/api/auth" }
-            #expect(authenticated.allSatisfy { $0.header("x-ftl-sid") != nil && !($0.query ?? "").contains("sid") })
+        do {
+            try await body(simulator, PiHoleFixture(broker: broker, simulators: ["main": simulator]))
+        } catch {
+            await simulator.stop()
+            throw error
         }
-        #expect(simulator.requests.last?.method == "DELETE")
-        #expect(simulator.requests.last?.path == "/api/auth")
-        #expect(simulator.activeSessionCount == 0)
+        await simulator.stop()
+    }
+
+    @Test func oneLoginSIDInTheHeaderAndLogoutOnShutdown() async throws {
+        try await withLastingSimulator { simulator, fixture in
+            try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { fixture, observer in
+                _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
+                // A few polls (1 s apart) and commands: still the one session.
+                for _ in 0..<3 { _ = try await observer.command("home/pihole/refresh") }
+                try await waitUntil("three polls", timeout: .seconds(10)) {
+                    simulator.requests.filter { $0.path == "/api/dns/blocking" }.count >= 6
+                }
+                #expect(simulator.loginCount == 1)
+                let authenticated = simulator.requests.filter { $0.path != "/api/auth" }
+                #expect(authenticated.allSatisfy { $0.header("x-ftl-sid") != nil && !($0.query ?? "").contains("sid") })
+            }
+            #expect(simulator.requests.last?.method == "DELETE")
+            #expect(simulator.requests.last?.path == "/api/auth")
+            #expect(simulator.activeSessionCount == 0)
+        }
     }
 
     @Test func sixteenRestartsInARowNeverExhaustTheSeats() async throws {
-        let simulator = PiHoleSimulator()
-        try await simulator.start()
-        defer { Task { await simulator.stop() } }
-        let broker = try await TestBroker()
-        defer { broker.stop() }
-        let fixture = PiHoleFixture(broker: broker, simulators: ["main": simulator])
-        for restart in 1...17 {
-            try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { _, observer in
-                _ = try await observer.latest("home/pihole/main") { $0["available"] == true && $0["host"] == "pi-sim" }
+        try await withLastingSimulator { simulator, fixture in
+            for restart in 1...17 {
+                try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { _, observer in
+                    _ = try await observer.latest("home/pihole/main") { $0["available"] == true && $0["host"] == "pi-sim" }
+                }
+                #expect(simulator.activeSessionCount == 0, "after restart \(restart)")
+                // The real FTL refuses more than 3 logins a second (even correct ones); that limit is
+                // not what this test is about.
+                try await Task.sleep(for: .milliseconds(350))
             }
-            #expect(simulator.activeSessionCount == 0, "after restart \(restart)")
-            // The real FTL refuses more than 3 logins a second (even correct ones); that limit is
-            // not what this test is about.
-            try await Task.sleep(for: .milliseconds(350))
+            #expect(simulator.loginCount == 17)
         }
-        #expect(simulator.loginCount == 17)
     }
 
     @Test func sessionExpiryMidUseIsHealedWithOneLogin() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON document as a value: what command payloads, responses and discovery configs are made of.
+/// A JSON document as a value: what command payloads, responses and discovery configs are made
+/// of, and what the simulators answer. Keeps `true` and `1` apart, unlike `JSONSerialization`.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -31,7 +32,11 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Parses a complete JSON text; `nil` when it is not JSON.
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        parse(Data(bytes))
+    }
+
+    public static func parse(_ data: Data) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: data)
     }
 
     /// Compact JSON with sorted keys, so that equal values publish equal bytes.
