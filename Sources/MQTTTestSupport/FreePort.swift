@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Loopback TCP helpers for `TestBroker`.
-enum LoopbackPort {
+/// Loopback TCP helpers for `TestBroker` and for tests that start their own listeners (the demo's).
+public enum LoopbackPort {
     /// Asks the kernel for a free port by binding 127.0.0.1:0, then closes the socket.
     /// Another process could take the port before the broker binds it; `TestBroker` retries then.
-    static func free() throws -> Int {
+    public static func free() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket() failed: errno \(errno)") }
         defer { close(fd) }
@@ -26,7 +26,7 @@ enum LoopbackPort {
     }
 
     /// True if something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

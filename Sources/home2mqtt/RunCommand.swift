@@ -35,3 +35,4 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension BridgeConfiguration.LogFormat: ExpressibleByArgument {}
+extension BridgeConfiguration.LogLevel: ExpressibleByArgument {}
