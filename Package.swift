@@ -57,8 +57,11 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        // posix_spawn with a clean signal state: the tests' brokers and the demo's mosquitto.
+        .target(name: "ChildProcess"),
+
         .executableTarget(name: "home2mqtt", dependencies: [
-            "BridgeCore", "PiHoleIntegration", "MQTT",
+            "BridgeCore", "PiHoleIntegration", "MQTT", "PiHoleSimulator", "ChildProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -67,7 +70,7 @@ let package = Package(
         ]),
 
         // Test support: a real mosquitto on a free port; a real bridge in-process.
-        .target(name: "MQTTTestSupport", dependencies: ["MQTT"]),
+        .target(name: "MQTTTestSupport", dependencies: ["MQTT", "ChildProcess"]),
         .target(name: "BridgeTestSupport", dependencies: [
             "BridgeCore", "MQTT", "MQTTTestSupport",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -70,7 +70,12 @@ public struct Observer: Sendable {
     static let replies = BridgeTopics(base: "home").replies
 
     public init(_ broker: TestBroker, subscribe filters: [String] = ["#"], configure: (inout MQTTConfiguration) -> Void = { _ in }) async throws {
-        var configuration = MQTTConfiguration(clientID: uniqueClientID("observer"), host: broker.host, port: broker.port)
+        try await self.init(host: broker.host, port: broker.port, subscribe: filters, configure: configure)
+    }
+
+    /// Watches a broker this test did not start (the one `home2mqtt demo` starts, for one).
+    public init(host: String, port: Int, subscribe filters: [String] = ["#"], configure: (inout MQTTConfiguration) -> Void = { _ in }) async throws {
+        var configuration = MQTTConfiguration(clientID: uniqueClientID("observer"), host: host, port: port)
         configure(&configuration)
         client = try MQTTClient(configuration: configuration, logger: testLogger("observer"))
         recorder = MessageRecorder(client.messages)

@@ -8,7 +8,12 @@ struct BridgeSetup {
     let integrations: [any Integration]
 
     init(configFile: String?, logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) throws(ConfigError) {
-        configuration = try LoadedConfiguration.load(file: configFile)
+        try self.init(configuration: LoadedConfiguration.load(file: configFile), logger: logger, metrics: metrics)
+    }
+
+    /// From a configuration already loaded: `demo` writes its own, in memory.
+    init(configuration: LoadedConfiguration, logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) throws(ConfigError) {
+        self.configuration = configuration
         let known = Set(["mqtt", "bridge"] + integrationFactories.map(\.name))
         _ = try ConfigSection(configuration.tree).allowing(known)
         var integrations: [any Integration] = []

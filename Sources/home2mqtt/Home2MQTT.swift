@@ -5,7 +5,7 @@ struct Home2MQTT: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "home2mqtt",
         abstract: "Puts a home's network appliances on MQTT.",
-        subcommands: [RunCommand.self, CheckConfigCommand.self, HealthcheckCommand.self]
+        subcommands: [RunCommand.self, CheckConfigCommand.self, HealthcheckCommand.self, DemoCommand.self]
     )
 }
 

@@ -44,3 +44,4 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension BridgeConfiguration.LogFormat: ExpressibleByArgument {}
+extension BridgeConfiguration.LogLevel: ExpressibleByArgument {}

@@ -10,13 +10,22 @@ import Synchronization
 /// Not Foundation's `Process`: it spawns from a libdispatch worker thread whose blocked signal mask
 /// (SIGTERM among them) the child inherits, so `mosquitto` (or the bridge) would then ignore
 /// SIGTERM. Here `posix_spawn` resets the mask and the default handlers explicitly.
+///
+/// A library of its own because production code needs it too: `home2mqtt demo` starts mosquitto.
 public final class ChildProcess: Sendable {
     public let pid: pid_t
     private let exitStatus = Mutex<Int32?>(nil)
 
     /// Starts `path` with `arguments`; stdout goes to `logPath` (appended), stderr to `errorPath`
-    /// (or the same file), stdin is /dev/null. `environment` nil inherits the test's environment.
-    public init(path: String, arguments: [String], environment: [String: String]? = nil, logPath: String, errorPath: String? = nil) throws {
+    /// (or the same file), stdin is /dev/null. `environment` nil inherits this process's environment.
+    ///
+    /// `ownProcessGroup` puts the child in a process group of its own, so the Ctrl-C a terminal
+    /// sends to its foreground group does not reach it: the parent decides when it stops (after
+    /// the clients that use it have said goodbye), instead of everything dying at the same instant.
+    public init(
+        path: String, arguments: [String], environment: [String: String]? = nil,
+        logPath: String, errorPath: String? = nil, ownProcessGroup: Bool = false
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -27,8 +36,8 @@ public final class ChildProcess: Sendable {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
-        // The test process has sockets open without close-on-exec (NIO's listeners among them);
-        // a child that inherited one would keep that port bound after the test closed it.
+        // The parent process has sockets open without close-on-exec (NIO's listeners among them);
+        // a child that inherited one would keep that port bound after the parent closed it.
         _ = closeFrom?(&actions, 3)
 
         var attributes = posix_spawnattr_t()
@@ -41,7 +50,12 @@ public final class ChildProcess: Sendable {
         sigemptyset(&defaults)
         for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -50,7 +64,7 @@ public final class ChildProcess: Sendable {
         var child: pid_t = 0
         let rc = envp.map { posix_spawn(&child, path, &actions, &attributes, argv, $0) }
             ?? posix_spawn(&child, path, &actions, &attributes, argv, environ)
-        guard rc == 0 else { throw TestSupportError("posix_spawn \(path) failed: \(String(cString: strerror(rc)))") }
+        guard rc == 0 else { throw ChildProcessError("posix_spawn \(path) failed: \(String(cString: strerror(rc)))") }
         pid = child
     }
 
@@ -87,3 +101,9 @@ private let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_ac
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
     return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
 }()
+
+/// `posix_spawn` failed (no such file, not executable, ...).
+public struct ChildProcessError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,27 @@
+import BridgeCore
+
+/// The demo's bridge configuration, written as YAML and read by the same loader as `run`'s
+/// file: what the demo runs is a real configuration, and `docs/demo.md` can show it as one.
+enum DemoConfiguration {
+    static let baseTopic = "home"
+
+    static func yaml(broker: DemoBrokerAddress, upstreams: [any RunningDemoUpstream], logLevel: BridgeConfiguration.LogLevel) -> String {
+        // Discovery only on the demo's own broker: on a broker that is already there, a Home
+        // Assistant may be listening and would keep the demo's devices after the demo stops.
+        """
+        mqtt:
+          host: "\(broker.host)"
+          port: \(broker.port)
+          client_id: home2mqtt-demo
+        bridge:
+          base_topic: \(baseTopic)
+          discovery: \(broker.startedByDemo)
+          log_level: \(logLevel.rawValue)
+
+        """ + upstreams.map(\.configurationYAML).joined()
+    }
+
+    static func load(_ yaml: String) throws(ConfigError) -> LoadedConfiguration {
+        try LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml))
+    }
+}

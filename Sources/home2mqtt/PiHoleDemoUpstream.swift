@@ -1,0 +1,54 @@
+import PiHoleSimulator
+
+/// Pi-hole v6 simulators, one per id. Two by default, so that pausing "every Pi-hole" with one
+/// message (`home/pihole/pause`) is visibly different from pausing one (`home/pihole/backup/pause`).
+struct PiHoleDemoUpstream: DemoUpstream {
+    let ids: [String]
+    static let password = "correct horse"
+
+    func start() async throws -> any RunningDemoUpstream {
+        var started: [(id: String, simulator: PiHoleSimulator)] = []
+        do {
+            for id in ids {
+                let simulator = PiHoleSimulator(password: Self.password, hostName: "pi-\(id)")
+                try await simulator.start(host: "127.0.0.1", port: 0)
+                started.append((id, simulator))
+            }
+        } catch {
+            for (_, simulator) in started { await simulator.stop() }
+            throw error
+        }
+        return RunningPiHoleSimulators(simulators: started)
+    }
+}
+
+struct RunningPiHoleSimulators: RunningDemoUpstream {
+    let simulators: [(id: String, simulator: PiHoleSimulator)]
+
+    var configurationYAML: String {
+        // A short poll so that a change made on the simulator shows within two seconds.
+        var yaml = "pihole:\n  poll_interval: 2\n  instances:\n"
+        for (id, simulator) in simulators {
+            yaml += "    - id: \(id)\n      url: \(simulator.baseURL)\n      password: \"\(PiHoleDemoUpstream.password)\"\n"
+        }
+        return yaml
+    }
+
+    func banner(broker: DemoBrokerAddress) -> [String] {
+        let publish = "mosquitto_pub -h \(broker.host) -p \(broker.port)"
+        let width = simulators.map(\.id.count).max() ?? 0
+        return ["Pi-hole simulators (Pi-hole v6 API, password \"\(PiHoleDemoUpstream.password)\"):"]
+            + simulators.map { "  \($0.id.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.simulator.baseURL)/api" }
+            + [
+                "Pause every Pi-hole for 30 s:",
+                "  \(publish) -t home/pihole/pause -m 30",
+                "Pause only one, then resume it:",
+                "  \(publish) -t home/pihole/\(simulators.last?.id ?? "main")/pause -m 30",
+                "  \(publish) -t home/pihole/\(simulators.last?.id ?? "main")/resume -n",
+            ]
+    }
+
+    func stop() async {
+        for (_, simulator) in simulators { await simulator.stop() }
+    }
+}
