@@ -66,7 +66,9 @@ let package = Package(
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),
-        .testTarget(name: "Home2MQTTTests", dependencies: ["home2mqtt", "MQTTTestSupport", "BridgeTestSupport"]),
+        .testTarget(name: "Home2MQTTTests", dependencies: [
+            "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
+        ]),
         .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator"]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [
             "PiHoleIntegration", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",

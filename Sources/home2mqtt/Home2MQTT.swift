@@ -5,7 +5,11 @@ struct Home2MQTT: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "home2mqtt",
         abstract: "Puts a home's network appliances on MQTT.",
-        subcommands: [RunCommand.self, CheckConfigCommand.self]
+        discussion: "run and check-config are the bridge; the other commands are clients of a running bridge, over MQTT only.",
+        subcommands: [
+            RunCommand.self, CheckConfigCommand.self,
+            StatusCommand.self, PauseCommand.self, ResumeCommand.self, AllowCommand.self, DenyCommand.self,
+        ]
     )
 }
 
