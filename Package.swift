@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),
         .testTarget(name: "Home2MQTTTests", dependencies: [
-            "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "PiHoleSimulator",
+            "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator"]),

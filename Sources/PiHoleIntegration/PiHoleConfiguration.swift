@@ -56,7 +56,7 @@ struct PiHoleConfiguration: Sendable {
 
 /// Enables the Pi-hole integration when the configuration has a `pihole:` section.
 public struct PiHoleIntegrationFactory: IntegrationFactory {
-    public let name = "pihole"
+    public let name = PiHoleTopics.name
 
     public init() {}
 

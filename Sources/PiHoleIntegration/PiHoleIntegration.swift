@@ -5,7 +5,7 @@ import Synchronization
 
 /// Pi-hole v6 on MQTT: blocking state, pause and resume, allow and deny lists.
 final class PiHoleIntegration: Integration {
-    let name = "pihole"
+    let name = PiHoleTopics.name
     let commandFilters = PiHoleTopics.commandFilters
     let configuration: PiHoleConfiguration
     let instances: [PiHoleInstance]

@@ -5,7 +5,14 @@ struct Home2MQTT: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "home2mqtt",
         abstract: "Puts a home's network appliances on MQTT.",
-        subcommands: [RunCommand.self, CheckConfigCommand.self, HealthcheckCommand.self, DemoCommand.self]
+        discussion: """
+            run and check-config are the bridge; demo runs it against simulated appliances; healthcheck \
+            asks a running bridge's /healthz; the other commands are clients of a running bridge, over MQTT only.
+            """,
+        subcommands: [
+            RunCommand.self, CheckConfigCommand.self, DemoCommand.self, HealthcheckCommand.self,
+            StatusCommand.self, PauseCommand.self, ResumeCommand.self, AllowCommand.self, DenyCommand.self,
+        ]
     )
 }
 

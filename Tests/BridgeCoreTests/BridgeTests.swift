@@ -105,6 +105,6 @@ import Testing
             _ = try await observer.latest("home/bridge/state") { $0 == "online" }
         }
         #expect(echo.shutdowns == 1)
-        #expect(try await observer.latest("home/bridge/state") == "offline")
+        _ = try await observer.latest("home/bridge/state") { $0 == "offline" }
     }
 }

@@ -1,0 +1,200 @@
+import BridgeCore
+import Foundation
+import Logging
+import MQTT
+import Synchronization
+
+/// One short MQTT connection of a companion command: ask the bridge something and wait for the
+/// answer, or read the retained state. Every wait ends at a deadline.
+final class CompanionSession: Sendable {
+    let endpoint: CompanionEndpoint
+    /// The whole budget (`--timeout`), and when it runs out: connecting and waiting share it.
+    let timeout: Duration
+    let deadline: ContinuousClock.Instant
+    private let client: MQTTClient
+    private let inbox: Inbox
+    private let reader: Task<Void, Never>
+
+    private init(endpoint: CompanionEndpoint, client: MQTTClient, timeout: Duration) {
+        self.endpoint = endpoint
+        self.timeout = timeout
+        deadline = .now + timeout
+        self.client = client
+        let inbox = Inbox()
+        self.inbox = inbox
+        let messages = client.messages
+        reader = Task { for await message in messages { inbox.append(message) } }
+    }
+
+    var topics: BridgeTopics { endpoint.topics }
+
+    /// Connects, runs `body` (all within `timeout`), and disconnects cleanly whatever `body` does.
+    static func with<T>(
+        _ endpoint: CompanionEndpoint, timeout: Duration,
+        _ body: (CompanionSession) async throws(CompanionFailure) -> T
+    ) async throws(CompanionFailure) -> T {
+        let session = try await connect(endpoint, timeout: timeout)
+        do {
+            let result = try await body(session)
+            await session.close()
+            return result
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    private static func connect(_ endpoint: CompanionEndpoint, timeout: Duration) async throws(CompanionFailure) -> CompanionSession {
+        var logger = Logger(label: "home2mqtt")
+        logger.logLevel = .critical
+        let client: MQTTClient
+        do {
+            client = try MQTTClient(configuration: endpoint.mqtt, logger: logger)
+        } catch {
+            throw .configuration(Self.describe(error))
+        }
+        let session = CompanionSession(endpoint: endpoint, client: client, timeout: timeout)
+        do {
+            try await client.connect(timeout: timeout)
+        } catch {
+            await session.close()
+            throw .unreachable("cannot connect to the MQTT broker at \(endpoint.brokerAddress): \(Self.describe(error))")
+        }
+        return session
+    }
+
+    func close() async {
+        await client.disconnect()
+        reader.cancel()
+    }
+
+    // MARK: - Commands
+
+    /// Sends a command with an MQTT 5 response topic of our own (under `<base>/replies/`, which
+    /// the broker ACL lets readers of `<base>/#` read) and correlation data, and returns the
+    /// bridge's answer. Fails early when the bridge's retained state says it is offline.
+    func request(_ topic: String, payload: String) async throws(CompanionFailure) -> JSONValue {
+        let token = UUID().uuidString.lowercased()
+        let replyTopic = "\(topics.replies)/\(endpoint.mqtt.clientID)/\(token)"
+        let correlation = Array(token.utf8)
+        // The bridge state first: its retained value arrives before the second SUBACK.
+        try await subscribe(topics.state, qos: .atLeastOnce)
+        try await subscribe(replyTopic, qos: .atLeastOnce)
+        try checkBridgeOnline()
+
+        let published = PublishOutcome()
+        let client = client
+        let properties = MQTTProperties(responseTopic: replyTopic, correlationData: correlation)
+        let sender = Task {
+            do {
+                try await client.publish(topic, payload: Array(payload.utf8), qos: .atLeastOnce, properties: properties)
+            } catch {
+                published.fail(error as? MQTTError ?? MQTTError(.library, "\(error)"))
+            }
+        }
+        defer { sender.cancel() }
+
+        while true {
+            if let answer = inbox.first(where: { $0.topic == replyTopic && $0.properties.correlationData == correlation }) {
+                guard let response = JSONValue.parse(answer.payload), response["status"] != nil else {
+                    throw .refused("the bridge answered something that is not a command response: \(answer.payloadString ?? "\(answer.payload.count) bytes")")
+                }
+                return response
+            }
+            if let error = published.error {
+                throw .unreachable("the command to \(topic) was not delivered: \(Self.describe(error))")
+            }
+            try checkBridgeOnline()
+            if ContinuousClock.now >= deadline {
+                throw .unreachable(noAnswerMessage)
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    private func checkBridgeOnline() throws(CompanionFailure) {
+        if bridgeState == BridgeTopics.offline {
+            throw .unreachable("the bridge is offline (\(topics.state) says so)")
+        }
+    }
+
+    /// The latest `bridge/state` received, retained or live.
+    private var bridgeState: String? {
+        inbox.last(where: { $0.topic == topics.state })?.payloadString
+    }
+
+    private var noAnswerMessage: String {
+        let seconds = TextFormat.duration(timeout)
+        if bridgeState == nil {
+            return "no answer within \(seconds), and nothing on \(topics.state): is the bridge running, with base topic '\(topics.base)'?"
+        }
+        return "no answer from the bridge within \(seconds) (\(topics.state) says \(bridgeState ?? "?"))"
+    }
+
+    // MARK: - State
+
+    /// The retained messages below the base topic, by topic. Stops once the broker has been
+    /// quiet for `quiet` after `bridge/state` arrived (or for `settle` without it), or at the deadline.
+    func retainedState(
+        quiet: Duration = .milliseconds(300), settle: Duration = .seconds(1)
+    ) async throws(CompanionFailure) -> [String: MQTTMessage] {
+        // QoS 0: retained messages then bypass the broker's in-flight limit and arrive at once.
+        try await subscribe("\(topics.base)/#", qos: .atMostOnce)
+        let subscribed = ContinuousClock.now
+        while ContinuousClock.now < deadline {
+            let now = ContinuousClock.now
+            let stateSeen = inbox.first(where: { $0.retain && $0.topic == topics.state }) != nil
+            let quietSince = inbox.lastArrival ?? subscribed
+            if now - quietSince >= quiet, stateSeen || now - subscribed >= settle { break }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        var state: [String: MQTTMessage] = [:]
+        for message in inbox.messages where message.retain { state[message.topic] = message }
+        return state
+    }
+
+    // MARK: -
+
+    private func subscribe(_ filter: String, qos: MQTTQoS) async throws(CompanionFailure) {
+        do {
+            try await client.subscribe(filter, qos: qos)
+        } catch {
+            throw .unreachable("cannot subscribe to \(filter): \(Self.describe(error))")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? MQTTError)?.message ?? "\(error)"
+    }
+}
+
+/// Whether the command's publish failed (it runs beside the wait for the answer).
+private final class PublishOutcome: Sendable {
+    private let failure = Mutex<MQTTError?>(nil)
+
+    func fail(_ error: MQTTError) { failure.withLock { $0 = error } }
+    var error: MQTTError? { failure.withLock { $0 } }
+}
+
+/// Everything the session received, in order, with the time of the last arrival.
+private final class Inbox: Sendable {
+    private let state = Mutex<(messages: [MQTTMessage], lastArrival: ContinuousClock.Instant?)>(([], nil))
+
+    func append(_ message: MQTTMessage) {
+        state.withLock {
+            $0.messages.append(message)
+            $0.lastArrival = .now
+        }
+    }
+
+    var messages: [MQTTMessage] { state.withLock { $0.messages } }
+    var lastArrival: ContinuousClock.Instant? { state.withLock { $0.lastArrival } }
+
+    func first(where predicate: (MQTTMessage) -> Bool) -> MQTTMessage? {
+        state.withLock { $0.messages.first(where: predicate) }
+    }
+
+    func last(where predicate: (MQTTMessage) -> Bool) -> MQTTMessage? {
+        state.withLock { $0.messages.last(where: predicate) }
+    }
+}
