@@ -49,7 +49,8 @@ import Testing
         let result = try await bridge.finish(timeout: .seconds(10))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(ContinuousClock.now - signalled < .seconds(5))
-        #expect(try await observer.latest("home/bridge/state") == "offline")
+        // Waits for it: the message (the will, above all) reaches the observer some time after the process is gone.
+        #expect(try await observer.latest("home/bridge/state") { $0 == "offline" } == "offline")
         await observer.disconnect()
     }
 
@@ -61,7 +62,8 @@ import Testing
         _ = try await observer.latest("home/bridge/state", timeout: .seconds(20)) { $0 == "online" }
         bridge.signal(SIGKILL)
         _ = try await bridge.finish()
-        #expect(try await observer.latest("home/bridge/state") == "offline")
+        // Waits for it: the message (the will, above all) reaches the observer some time after the process is gone.
+        #expect(try await observer.latest("home/bridge/state") { $0 == "offline" } == "offline")
         await observer.disconnect()
     }
 }
