@@ -46,25 +46,25 @@ final class PiHoleIntegration: Integration {
         defer { wakeup.signal() }
         switch command {
         case .pause(let seconds, let target):
-            return try await forEach(target, context) { instance throws(CommandError) in
+            return try await forEach(target, context) { instance in
                 try await instance.setBlocking(false, timer: seconds).payload(id: instance.id)
             }
         case .resume(let target):
-            return try await forEach(target, context) { instance throws(CommandError) in
+            return try await forEach(target, context) { instance in
                 try await instance.setBlocking(true, timer: nil).payload(id: instance.id)
             }
         case .setBlocking(let enabled, let target):
-            return try await forEach(target, context) { instance throws(CommandError) in
+            return try await forEach(target, context) { instance in
                 try await instance.setBlocking(enabled, timer: nil).payload(id: instance.id)
             }
         case .refresh(let target):
-            return try await forEach(target, context) { instance throws(CommandError) in
+            return try await forEach(target, context) { instance in
                 let snapshot = await instance.refresh()
                 guard snapshot.available else { throw CommandError("\(instance.id): \(snapshot.error ?? "unavailable")") }
                 return snapshot.payload(id: instance.id)
             }
         case .domain(let change, let target):
-            return try await forEach(target, context) { instance throws(CommandError) in
+            return try await forEach(target, context) { instance in
                 try await instance.apply(change)
                 return ["domain": .string(change.domain), "list": .string(change.list.rawValue), "kind": .string(change.kind.rawValue)]
             }
@@ -81,16 +81,20 @@ final class PiHoleIntegration: Integration {
     /// each one's result. Any failure fails the command, naming the Pi-hole; the others still ran.
     private func forEach(
         _ target: PiHoleCommand.Target, _ context: IntegrationContext,
-        _ action: @escaping @Sendable (PiHoleInstance) async throws(CommandError) -> JSONValue
+        // Untyped `throws` on purpose: a typed-throws async closure run in a task group was
+        // miscompiled in release builds (Swift 6.3.1): empty results, then a crash.
+        _ action: @escaping @Sendable (PiHoleInstance) async throws -> JSONValue
     ) async throws(CommandError) -> JSONValue {
         let targets = instances.filter { target == .all || target == .instance($0.id) }
         let results = await withTaskGroup(of: (String, Result<JSONValue, CommandError>).self) { group in
             for instance in targets {
                 group.addTask {
-                    do throws(CommandError) {
+                    do {
                         return (instance.id, .success(try await action(instance)))
-                    } catch {
+                    } catch let error as CommandError {
                         return (instance.id, .failure(error))
+                    } catch {
+                        return (instance.id, .failure(CommandError("\(instance.id): \(error)")))
                     }
                 }
             }

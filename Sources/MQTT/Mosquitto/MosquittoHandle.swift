@@ -30,6 +30,10 @@ final class MosquittoHandle: @unchecked Sendable {
         mosquitto_threaded_set(raw, true)
         let version = protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         _ = mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, version)
+        // Small packets go out at once: with Nagle's algorithm a packet written right after another
+        // can wait for the peer's delayed ACK, some 40 ms (docs/measurements.md); commands and
+        // their answers are exactly such small packets.
+        _ = mosquitto_int_option(raw, MOSQ_OPT_TCP_NODELAY, 1)
         installCallbacks()
     }
 
