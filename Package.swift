@@ -76,15 +76,21 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        .target(name: "PiHoleTestSupport", dependencies: [
+            "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "PiHoleIntegration", "PiHoleSimulator",
+        ]),
+
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
+            "PiHoleTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator"]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [
             "PiHoleIntegration", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",
+            "PiHoleTestSupport",
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
     ]

@@ -2,6 +2,7 @@ import BridgeCore
 import BridgeTestSupport
 import Foundation
 import MQTTTestSupport
+import PiHoleTestSupport
 import Testing
 
 /// The companion commands as a user runs them: the real binary against a real broker and an
@@ -11,7 +12,7 @@ import Testing
     // MARK: status
 
     @Test func statusPrintsATableAndExitsZeroWhenOnline() async throws {
-        try await CompanionFixture.run(ids: ["backup", "main"]) { fixture, _ in
+        try await PiHoleFixture.runOnline(ids: ["backup", "main"]) { fixture, _ in
             let result = try await companion(["status"] + fixture.brokerArguments)
             #expect(result.status == 0, "\(result.stderr)")
             let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func statusJSONIsOneObjectByTopic() async throws {
-        try await CompanionFixture.run { fixture, _ in
+        try await PiHoleFixture.runOnline { fixture, _ in
             let result = try await companion(["status", "--json"] + fixture.brokerArguments)
             #expect(result.status == 0, "\(result.stderr)")
             let state = try #require(JSONValue.parse(Array(result.stdout.utf8)), "\(result.stdout)")
@@ -83,7 +84,7 @@ import Testing
     // MARK: pause and resume
 
     @Test func pauseOneInstanceForSeconds() async throws {
-        try await CompanionFixture.run(ids: ["backup", "main"]) { fixture, _ in
+        try await PiHoleFixture.runOnline(ids: ["backup", "main"]) { fixture, _ in
             let result = try await companion(["pause", "30", "--pihole", "main"] + fixture.brokerArguments)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("paused blocking on main for 30 s, resumes at "), "\(result.stdout)")
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func pauseEverythingThenResumeWithTheBrokerFromTheEnvironment() async throws {
-        try await CompanionFixture.run(ids: ["backup", "main"]) { fixture, _ in
+        try await PiHoleFixture.runOnline(ids: ["backup", "main"]) { fixture, _ in
             let environment = ["HOME2MQTT_MQTT__PORT": String(fixture.broker.port)]
             let paused = try await companion(["pause", "120"], environment: environment)
             #expect(paused.status == 0, "\(paused.stderr)")
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func anUnknownInstanceIsTheBridgesErrorAndExitOne() async throws {
-        try await CompanionFixture.run { fixture, _ in
+        try await PiHoleFixture.runOnline { fixture, _ in
             let result = try await companion(["resume", "--pihole", "attic"] + fixture.brokerArguments)
             #expect(result.status == 1)
             #expect(result.stderr.contains("unknown Pi-hole 'attic'"), "\(result.stderr)")
@@ -126,7 +127,7 @@ import Testing
     // MARK: allow and deny
 
     @Test func allowThenADuplicateIsExitOneWithThePiHolesMessage() async throws {
-        try await CompanionFixture.run { fixture, _ in
+        try await PiHoleFixture.runOnline { fixture, _ in
             let added = try await companion(["allow", "School.Example"] + fixture.brokerArguments)
             #expect(added.status == 0, "\(added.stderr)")
             #expect(added.stdout == "added school.example to the allow list on main\n")
@@ -145,7 +146,7 @@ import Testing
     }
 
     @Test func denyARegexWithAComment() async throws {
-        try await CompanionFixture.run { fixture, _ in
+        try await PiHoleFixture.runOnline { fixture, _ in
             let result = try await companion(["deny", "--regex", #"(^|\.)ads\."#, "--comment", "no ads"] + fixture.brokerArguments)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains(#"added regex '(^|\.)ads\.' to the deny list on main"#), "\(result.stdout)")
@@ -193,7 +194,7 @@ import Testing
     // MARK: configuration
 
     @Test func aConfigFileLendsOnlyItsBrokerSettings() async throws {
-        try await CompanionFixture.run { fixture, _ in
+        try await PiHoleFixture.runOnline { fixture, _ in
             // The bridge's file may name secrets the client cannot read: they are never read.
             let file = try BridgeProcess.writeConfig("""
                 mqtt:

@@ -4,6 +4,7 @@ import Foundation
 import MQTT
 import MQTTTestSupport
 import PiHoleSimulator
+import PiHoleTestSupport
 import Testing
 
 /// The roles in broker-config/acl, enforced by a real mosquitto.

@@ -2,6 +2,7 @@ import BridgeCore
 import BridgeTestSupport
 import MQTTTestSupport
 import PiHoleSimulator
+import PiHoleTestSupport
 import Testing
 
 @Suite struct PiHoleStateTests {

@@ -5,12 +5,18 @@ import MQTTTestSupport
 import PiHoleIntegration
 import PiHoleSimulator
 
-/// Pi-hole simulators, a broker, and a running bridge wired to them.
-struct PiHoleFixture {
-    let broker: TestBroker
-    let simulators: [String: PiHoleSimulator]
+/// Pi-hole simulators, a broker, and a running bridge wired to them: for the integration's tests
+/// and for the companion commands' tests, which run the real binary against it.
+public struct PiHoleFixture: Sendable {
+    public let broker: TestBroker
+    public let simulators: [String: PiHoleSimulator]
 
-    static func yaml(_ simulators: [String: PiHoleSimulator], password: String = "correct horse", extra: String = "") -> String {
+    public init(broker: TestBroker, simulators: [String: PiHoleSimulator]) {
+        self.broker = broker
+        self.simulators = simulators
+    }
+
+    public static func yaml(_ simulators: [String: PiHoleSimulator], password: String = "correct horse", extra: String = "") -> String {
         var text = "pihole:\n  poll_interval: 1\n\(extra)  instances:\n"
         for (id, simulator) in simulators.sorted(by: { $0.key < $1.key }) {
             text += "    - id: \(id)\n      url: \(simulator.baseURL)\n      password: \(password)\n"
@@ -19,7 +25,7 @@ struct PiHoleFixture {
     }
 
     /// Starts the simulators (ids → simulator), a broker unless given, and the bridge; stops all after `body`.
-    static func run(
+    public static func run(
         ids: [String] = ["main"], broker: TestBroker? = nil, brokerYAML: String = "", password: String = "correct horse",
         extraPiHoleYAML: String = "", observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
         _ body: (PiHoleFixture, Observer) async throws -> Void
@@ -48,7 +54,7 @@ struct PiHoleFixture {
     }
 
     /// Runs the bridge on `yaml`; `configureObserver` sets up the clients that watch it.
-    func runBridge(yaml: String, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in }, _ body: (PiHoleFixture, Observer) async throws -> Void) async throws {
+    public func runBridge(yaml: String, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in }, _ body: (PiHoleFixture, Observer) async throws -> Void) async throws {
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
         let integration = try PiHoleIntegrationFactory().make(
             section: configuration.section("pihole"), environment: IntegrationEnvironment(logger: testLogger("pihole"))
@@ -65,10 +71,10 @@ struct PiHoleFixture {
         }
     }
 
-    subscript(id: String) -> PiHoleSimulator { simulators[id]! }
+    public subscript(id: String) -> PiHoleSimulator { simulators[id]! }
 
     /// Requests the bridge made to a simulator's path prefix (not counting logins).
-    func calls(_ id: String, _ prefix: String) -> [PiHoleSimulator.RecordedRequest] {
+    public func calls(_ id: String, _ prefix: String) -> [PiHoleSimulator.RecordedRequest] {
         self[id].requests.filter { $0.path.hasPrefix(prefix) }
     }
 }
