@@ -12,18 +12,13 @@ final class CompanionSession: Sendable {
     let timeout: Duration
     let deadline: ContinuousClock.Instant
     private let client: MQTTClient
-    private let inbox: Inbox
-    private let reader: Task<Void, Never>
+    private let inbox = Inbox()
 
     private init(endpoint: CompanionEndpoint, client: MQTTClient, timeout: Duration) {
         self.endpoint = endpoint
         self.timeout = timeout
         deadline = .now + timeout
         self.client = client
-        let inbox = Inbox()
-        self.inbox = inbox
-        let messages = client.messages
-        reader = Task { for await message in messages { inbox.append(message) } }
     }
 
     var topics: BridgeTopics { endpoint.topics }
@@ -34,14 +29,23 @@ final class CompanionSession: Sendable {
         _ body: (CompanionSession) async throws(CompanionFailure) -> T
     ) async throws(CompanionFailure) -> T {
         let session = try await connect(endpoint, timeout: timeout)
-        do {
-            let result = try await body(session)
+        // The inbox fills beside `body`; `close()` ends the message stream, and so that task.
+        let outcome = await withTaskGroup(of: Void.self) { group -> Result<T, CompanionFailure> in
+            group.addTask { await session.collectMessages() }
+            let outcome: Result<T, CompanionFailure>
+            do throws(CompanionFailure) {
+                outcome = .success(try await body(session))
+            } catch {
+                outcome = .failure(error)
+            }
             await session.close()
-            return result
-        } catch {
-            await session.close()
-            throw error
+            return outcome
         }
+        return try outcome.get()
+    }
+
+    private func collectMessages() async {
+        for await message in client.messages { inbox.append(message) }
     }
 
     private static func connect(_ endpoint: CompanionEndpoint, timeout: Duration) async throws(CompanionFailure) -> CompanionSession {
@@ -65,7 +69,6 @@ final class CompanionSession: Sendable {
 
     func close() async {
         await client.disconnect()
-        reader.cancel()
     }
 
     // MARK: - Commands
@@ -85,15 +88,36 @@ final class CompanionSession: Sendable {
         let published = PublishOutcome()
         let client = client
         let properties = MQTTProperties(responseTopic: replyTopic, correlationData: correlation)
-        let sender = Task {
-            do {
-                try await client.publish(topic, payload: Array(payload.utf8), qos: .atLeastOnce, properties: properties)
-            } catch {
-                published.fail(error as? MQTTError ?? MQTTError(.library, "\(error)"))
+        // The publish (its PUBACK) runs beside the wait for the answer, which may come first.
+        let answer = await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await client.publish(topic, payload: Array(payload.utf8), qos: .atLeastOnce, properties: properties)
+                } catch {
+                    published.fail(error as? MQTTError ?? MQTTError(.library, "\(error)"))
+                }
             }
+            defer { group.cancelAll() }
+            return await awaitAnswer(on: replyTopic, correlation: correlation, to: topic, published: published)
         }
-        defer { sender.cancel() }
+        return try answer.get()
+    }
 
+    /// As a `Result`, not a typed throw, across the task group: a typed-throws async closure in
+    /// a task group was miscompiled in release builds (Swift 6.3.1; docs/measurements.md).
+    private func awaitAnswer(
+        on replyTopic: String, correlation: [UInt8], to topic: String, published: PublishOutcome
+    ) async -> Result<JSONValue, CompanionFailure> {
+        do throws(CompanionFailure) {
+            return .success(try await pollForAnswer(on: replyTopic, correlation: correlation, to: topic, published: published))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func pollForAnswer(
+        on replyTopic: String, correlation: [UInt8], to topic: String, published: PublishOutcome
+    ) async throws(CompanionFailure) -> JSONValue {
         while true {
             if let answer = inbox.first(where: { $0.topic == replyTopic && $0.properties.correlationData == correlation }) {
                 guard let response = JSONValue.parse(answer.payload), response["status"] != nil else {
