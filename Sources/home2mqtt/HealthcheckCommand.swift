@@ -17,7 +17,8 @@ struct HealthcheckCommand: AsyncParsableCommand {
     func run() async throws {
         let health: HealthConfiguration
         do {
-            health = try LoadedConfiguration.load(file: options.config).bridge.health
+            // Only the bridge's own sections: a probe run every 30 s need not open the upstreams' secret files.
+            health = try LoadedConfiguration.loadBridgeSections(file: options.config).bridge.health
         } catch {
             FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
             throw configErrorExitCode
