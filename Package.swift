@@ -41,8 +41,14 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
 
+        // What every upstream client shares: login backoff, Retry-After, TLS trust (CA, pin, insecure).
+        .target(name: "UpstreamHTTP", dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+
         // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
         .target(name: "PiHoleAPI", dependencies: [
+            "UpstreamHTTP",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -87,7 +93,8 @@ let package = Package(
             "PiHoleTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator"]),
+        .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP"]),
+        .testTarget(name: "UpstreamHTTPTests", dependencies: ["UpstreamHTTP"]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [
             "PiHoleIntegration", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",
             "PiHoleTestSupport",

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import UpstreamHTTP
 
 /// A response as the client needs it.
 struct RawResponse: Sendable {
@@ -30,7 +31,7 @@ extension PiHoleClient {
         }
         let deadline = timeout ?? connection.requestTimeout
         do {
-            let response = try await httpClient.execute(request, timeout: Self.timeAmount(deadline))
+            let response = try await httpClient.execute(request, timeout: deadline.timeAmount)
             let buffer = try await response.body.collect(upTo: Self.maxBodySize)
             let status = Int(response.status.code)
             logger.debug("Pi-hole request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(status)"])
@@ -43,11 +44,6 @@ extension PiHoleClient {
             logger.debug("Pi-hole request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])
             throw failure
         }
-    }
-
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters, so that a regex or
@@ -73,7 +69,7 @@ extension PiHoleClient {
     /// `shutdown()` it.
     public static func makeHTTPClient(for connection: PiHoleConnection) throws -> HTTPClient {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(5), read: timeAmount(connection.requestTimeout))
+        configuration.timeout = .init(connect: .seconds(5), read: connection.requestTimeout.timeAmount)
         // PiHoleClient has its own login backoff: a refused connect should fail at once
         // (as `.transport`) instead of being retried inside AsyncHTTPClient until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false

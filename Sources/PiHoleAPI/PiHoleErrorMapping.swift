@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import UpstreamHTTP
 
 /// Turns HTTP outcomes into ``PiHoleError``. Pure functions: no I/O.
 enum PiHoleErrorMapping {
@@ -22,7 +23,7 @@ enum PiHoleErrorMapping {
         var message = envelope?.error?.message ?? envelope?.session?.message ?? ""
         if let hint = envelope?.error?.hint, !hint.isEmpty { message += message.isEmpty ? hint : " (\(hint))" }
         if message.isEmpty { message = "HTTP \(status)" }
-        let retryAfter = parseRetryAfter(retryAfterHeader)
+        let retryAfter = RetryAfter.parse(retryAfterHeader)
 
         switch status {
         case 401:
@@ -41,14 +42,6 @@ enum PiHoleErrorMapping {
         default:
             return PiHoleError(.unexpectedResponse, message, retryAfter: retryAfter, status: status)
         }
-    }
-
-    /// `Retry-After` in delta-seconds form; HTTP dates are ignored.
-    static func parseRetryAfter(_ value: String?) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), let seconds = Double(value), seconds >= 0 else {
-            return nil
-        }
-        return .milliseconds(Int64(seconds * 1000))
     }
 
     /// Any error thrown while sending or receiving: a ``PiHoleError`` passes through,

@@ -1,3 +1,5 @@
+import UpstreamHTTP
+
 /// The Pi-hole session life cycle as a pure value.
 ///
 /// No I/O and no clock of its own: every `mutating` method takes the inputs it needs
@@ -7,7 +9,7 @@
 /// - one session for the life of the client, created lazily on first need;
 /// - at most one login in flight; other callers wait for it;
 /// - on 401 for an authenticated request: one fresh login, one retry, then fail;
-/// - a failed login starts an exponential backoff (``PiHoleBackoff``); while it lasts,
+/// - a failed login starts an exponential backoff (``LoginBackoff``); while it lasts,
 ///   callers that need a login fail with `.backingOff` without any request;
 /// - a successful login resets the backoff.
 public struct PiHoleSessionStateMachine: Sendable {
@@ -102,7 +104,7 @@ public struct PiHoleSessionStateMachine: Sendable {
         state = .noSession
         consecutiveFailures += 1
         lastLoginError = error
-        let delay = PiHoleBackoff.delay(consecutiveFailures: consecutiveFailures, retryAfter: error.retryAfter)
+        let delay = LoginBackoff.delay(consecutiveFailures: consecutiveFailures, retryAfter: error.retryAfter)
         backoffUntil = now + delay
         return delay
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UpstreamHTTP
 
 @testable import PiHoleAPI
 
@@ -115,14 +116,14 @@ struct BackoffTests {
             (11, 300), (50, 300), (10_000, 300),
         ]
         for (failures, seconds) in expected {
-            #expect(PiHoleBackoff.delay(consecutiveFailures: failures) == .seconds(seconds), "failures \(failures)")
+            #expect(LoginBackoff.delay(consecutiveFailures: failures) == .seconds(seconds), "failures \(failures)")
         }
     }
 
     @Test func backoffRetryAfter() {
-        #expect(PiHoleBackoff.delay(consecutiveFailures: 1, retryAfter: .seconds(10)) == .seconds(10))
-        #expect(PiHoleBackoff.delay(consecutiveFailures: 5, retryAfter: .seconds(3)) == .seconds(16))
-        #expect(PiHoleBackoff.delay(consecutiveFailures: 1, retryAfter: .seconds(3600)) == .seconds(300))
+        #expect(LoginBackoff.delay(consecutiveFailures: 1, retryAfter: .seconds(10)) == .seconds(10))
+        #expect(LoginBackoff.delay(consecutiveFailures: 5, retryAfter: .seconds(3)) == .seconds(16))
+        #expect(LoginBackoff.delay(consecutiveFailures: 1, retryAfter: .seconds(3600)) == .seconds(300))
     }
 
     @Test func errorMapping() {

@@ -1,5 +1,5 @@
-/// Login backoff policy.
-public enum PiHoleBackoff {
+/// Login backoff policy shared by every upstream client: failed logins never become a storm.
+public enum LoginBackoff {
     /// The longest the client waits between login attempts.
     public static let cap: Duration = .seconds(300)
 
