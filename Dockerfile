@@ -52,6 +52,7 @@ USER 10001:10001
 # The health endpoint is on in the image: HEALTHCHECK below asks it (on 127.0.0.1 inside the
 # container, so nothing needs publishing). A config.yaml may still move bind_address or port.
 ENV HOME2MQTT_BRIDGE__HEALTH__ENABLED=true
+ENV HOME2MQTT_BRIDGE__STATE_DIR=/data
 
 # Healthy only while the bridge is connected to the broker (/healthz answers 200).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \

@@ -14,6 +14,7 @@ public final class Bridge: Service {
     private let client: MQTTClient
     private let health = HealthRecorder()
     private let metrics: BridgeMetrics
+    private let timers: TimerStore
     private let startedAt = ContinuousClock.now
 
     public init(
@@ -23,6 +24,7 @@ public final class Bridge: Service {
         self.integrations = integrations
         self.metrics = metrics
         self.logger = logger
+        timers = try TimerStore(directory: configuration.bridge.stateDirectory, logger: logger)
         client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger)
     }
 
@@ -36,18 +38,24 @@ public final class Bridge: Service {
         try await waitForBroker()
 
         let responder = CommandResponder(client: client, logger: logger)
+        let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery() : nil
         let queues = integrations.map { integration in
             let topics = IntegrationTopics(bridge: topics, name: integration.name)
             var integrationLogger = logger
             integrationLogger[metadataKey: "integration"] = "\(integration.name)"
-            let context = IntegrationContext(topics: topics, logger: integrationLogger, client: client, health: health)
+            let context = IntegrationContext(
+                topics: topics, logger: integrationLogger,
+                timers: IntegrationTimers(store: timers, integration: integration.name),
+                client: client, health: health, discovery: discovery)
             return CommandQueue(
                 integration: integration, context: context, responder: responder,
                 timeLimit: configuration.bridge.commandTimeout, metrics: metrics)
         }
-        let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery(queues) : nil
 
-        for filter in queues.flatMap(\.filters) + (discovery?.subscriptions ?? []) {
+        for filter in queues.flatMap(\.filters) {
+            try await client.subscribe(filter, qos: .atLeastOnce, options: RetainedCommandLog.subscriptionOptions)
+        }
+        for filter in discovery?.subscriptions ?? [] {
             try await client.subscribe(filter, qos: .atLeastOnce)
         }
         try await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
@@ -85,13 +93,14 @@ public final class Bridge: Service {
         }
     }
 
-    private func makeDiscovery(_ queues: [CommandQueue]) -> DiscoveryPublisher {
+    private func makeDiscovery() -> DiscoveryPublisher {
         let config = DiscoveryConfig(
             topics: DiscoveryTopics(prefix: configuration.bridge.discoveryPrefix, base: topics.base),
             bridgeTopics: topics, version: Self.version
         )
-        let entities = queues.flatMap { $0.integration.discoveryEntities(topics: $0.context.topics) }
-        return DiscoveryPublisher(config: config, entities: entities, client: client, logger: logger)
+        let entities = integrations.flatMap { $0.discoveryEntities(topics: IntegrationTopics(bridge: topics, name: $0.name)) }
+        let runtime = Set(integrations.filter(\.hasRuntimeEntities).map(\.name))
+        return DiscoveryPublisher(config: config, entities: entities, runtimeIntegrations: runtime, client: client, logger: logger)
     }
 
     private func dispatch(queues: [CommandQueue], discovery: DiscoveryPublisher?) async {

@@ -3,7 +3,7 @@ import Logging
 /// One upstream, brought onto MQTT: the seam every integration plugs into.
 ///
 /// An integration owns the topics below `base/<name>`. The bridge starts `run` when it is
-/// connected, hands it the commands that arrive on `commandFilters` one at a time, and at
+/// connected, hands it the commands that arrive on `commandFilters` (one at a time per lane), and at
 /// shutdown cancels `run` and then awaits `shutdown`, so an integration can log out of its
 /// upstream before the bridge goes offline.
 public protocol Integration: Sendable {
@@ -14,17 +14,36 @@ public protocol Integration: Sendable {
     /// Keep them clear of the integration's own state topics: the bridge subscribes to them.
     var commandFilters: [String] { get }
 
-    /// Home Assistant entities; the bridge publishes, republishes and clears their configs.
+    /// Home Assistant entities known from the configuration alone; the bridge publishes,
+    /// republishes and clears their configs. Entities that come and go with the upstream (rules,
+    /// outlets, groups) are set while running with `IntegrationContext.setRuntimeEntities`.
     func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity]
+
+    /// Whether the integration sets runtime entities. Until it has set them once, the bridge
+    /// clears no discovery config it does not know: they may be this integration's.
+    var hasRuntimeEntities: Bool { get }
 
     /// Polls the upstream and publishes state until the task is cancelled.
     func run(context: IntegrationContext) async
+
+    /// Commands in the same lane run one at a time, in arrival order; different lanes run at
+    /// once. One lane for everything (the default) runs every command in turn.
+    func lane(for command: CommandRequest) -> String
 
     /// Carries out one command; the returned value becomes the response's `data`.
     func handle(_ command: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue?
 
     /// Releases what the upstream holds for us (a session, say). Bounded: the bridge waits briefly.
     func shutdown() async
+
+    /// Advice `check-config` prints about this integration's configuration: what people get wrong.
+    var configurationHints: [String] { get }
+}
+
+extension Integration {
+    public var configurationHints: [String] { [] }
+    public var hasRuntimeEntities: Bool { false }
+    public func lane(for command: CommandRequest) -> String { "" }
 }
 
 /// Builds an integration from its configuration section: the one line each integration adds

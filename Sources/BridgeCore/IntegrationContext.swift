@@ -1,18 +1,27 @@
 import Logging
 import MQTT
 
-/// What a running integration may do on MQTT: publish its state and availability, retained.
+/// What a running integration may do: publish its state and availability (retained), change
+/// its Home Assistant entities, and keep timers that survive a restart.
 public struct IntegrationContext: Sendable {
     public let topics: IntegrationTopics
     public let logger: Logger
+    /// What timed commands promised to undo, kept in `bridge.state_dir`.
+    public let timers: IntegrationTimers
     let client: MQTTClient
     let health: HealthRecorder
+    let discovery: DiscoveryPublisher?
 
-    init(topics: IntegrationTopics, logger: Logger, client: MQTTClient, health: HealthRecorder) {
+    init(
+        topics: IntegrationTopics, logger: Logger, timers: IntegrationTimers, client: MQTTClient,
+        health: HealthRecorder, discovery: DiscoveryPublisher?
+    ) {
         self.topics = topics
         self.logger = logger
+        self.timers = timers
         self.client = client
         self.health = health
+        self.discovery = discovery
     }
 
     /// Publishes retained state below the integration's root (`""` is the root itself). The
@@ -24,6 +33,18 @@ public struct IntegrationContext: Sendable {
     /// `online` / `offline` at `<relativeTopic>`, retained.
     public func publishAvailability(_ relativeTopic: String, online: Bool) async {
         await publishRetained(topics.topic(relativeTopic), Array((online ? BridgeTopics.online : BridgeTopics.offline).utf8))
+    }
+
+    /// Clears a retained state topic (an empty retained message), for a thing that went away.
+    public func clearState(_ relativeTopic: String) async {
+        await publishRetained(topics.topic(relativeTopic), [])
+    }
+
+    /// Makes `entities` this integration's runtime entities: new ones appear in Home Assistant,
+    /// changed ones are updated, and those no longer listed are removed. Does nothing when
+    /// discovery is off.
+    public func setRuntimeEntities(_ entities: [DiscoveryEntity]) async {
+        await discovery?.setRuntimeEntities(entities, of: topics.name)
     }
 
     /// Marks a successful exchange with the upstream, for `bridge/health`.

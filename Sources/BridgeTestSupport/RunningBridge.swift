@@ -43,14 +43,22 @@ private func bridgeBase(_ yaml: String) throws -> String {
     try LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml)).bridge.baseTopic
 }
 
-/// The YAML with the broker's address and a unique client id laid over it.
+/// The YAML with the broker's address and a unique client id laid over it, and a state
+/// directory of its own unless the YAML names one (a test of a restart names the same twice).
 public func testConfiguration(broker: TestBroker, yaml: String) throws -> LoadedConfiguration {
-    let tree = try ConfigOverlays.applyingEnvironment([
+    var overlay = [
         "HOME2MQTT_MQTT__HOST": broker.host,
         "HOME2MQTT_MQTT__PORT": String(broker.port),
         "HOME2MQTT_MQTT__CLIENT_ID": uniqueClientID("bridge"),
-    ], to: ConfigTree.parse(yaml: yaml))
+    ]
+    if !yaml.contains("state_dir:") { overlay["HOME2MQTT_BRIDGE__STATE_DIR"] = temporaryStateDirectory() }
+    let tree = try ConfigOverlays.applyingEnvironment(overlay, to: ConfigTree.parse(yaml: yaml))
     return try LoadedConfiguration(tree: tree)
+}
+
+/// A new, empty directory for a bridge's persisted state.
+public func temporaryStateDirectory() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("home2mqtt-state-\(UUID().uuidString)").path
 }
 
 public func uniqueClientID(_ prefix: String) -> String {

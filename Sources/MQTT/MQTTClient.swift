@@ -135,16 +135,18 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Subscribes and remembers the filter for every later reconnect. Returns after SUBACK; throws
-    /// `.subscriptionRefused` if the broker refuses. When offline it only remembers the filter and
-    /// returns; the subscription is made on the next connect (a refusal then is only logged).
-    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) async throws {
-        core.state.withLock { $0.rememberSubscription(filter, qos: qos) }
+    /// Subscribes and remembers the filter (and its options) for every later reconnect. Returns after
+    /// SUBACK; throws `.subscriptionRefused` if the broker refuses. When offline it only remembers the
+    /// filter and returns; the subscription is made on the next connect (a refusal then is only logged).
+    public func subscribe(
+        _ filter: String, qos: MQTTQoS = .atLeastOnce, options: MQTTSubscriptionOptions = .init()
+    ) async throws {
+        core.state.withLock { $0.rememberSubscription(filter, qos: qos, options: options) }
         let granted: [Int32]
         do {
             granted = try await withCheckedThrowingContinuation { continuation in
                 core.pending.register(.subscribe, continuation) { () throws(MQTTError) in
-                    try handle.subscribe(filter, qos: qos)
+                    try handle.subscribe(filter, qos: qos, options: options)
                 }
             }
         } catch let error as MQTTError where error.code == .notConnected {

@@ -60,14 +60,14 @@ public actor PiHoleClient {
         return try decodeSuccess(PiHoleWire.HostResponse.self, response, what: "host info").host.uname.nodename
     }
 
-    /// `GET /api/info/version` → `version.core.local.version`.
-    public func version() async throws -> String {
+    /// `GET /api/info/version`: installed and latest versions of core, web and FTL, any of them unknown.
+    public func versions() async throws -> PiHoleVersions {
         let response = try await authenticated(.GET, "/api/info/version")
-        let body = try decodeSuccess(PiHoleWire.VersionResponse.self, response, what: "version info")
-        guard let version = body.version.core?.local?.version else {
-            throw PiHoleErrorMapping.undecodable("version.core.local.version", status: response.status)
+        let version = try decodeSuccess(PiHoleWire.VersionResponse.self, response, what: "version info").version
+        func component(_ wire: PiHoleWire.VersionResponse.Version.Component?) -> PiHoleVersions.Component {
+            PiHoleVersions.Component(installed: wire?.local?.version, latest: wire?.remote?.version)
         }
-        return version
+        return PiHoleVersions(core: component(version.core), web: component(version.web), ftl: component(version.ftl))
     }
 
     /// `POST /api/domains/{list}/{kind}`. A duplicate is answered 201 by the Pi-hole with the

@@ -6,6 +6,9 @@ public struct PiHoleError: Error, Sendable, CustomStringConvertible, Equatable {
     public enum Code: Sendable, Equatable {
         /// `POST /api/auth` answered 401 ("password incorrect").
         case wrongPassword
+        /// `POST /api/auth` answered 400 "No 2FA token found": two-factor authentication is on and
+        /// the password given is the web password, not an app password.
+        case twoFactorRequired
         /// An authenticated request was answered 401 even after one fresh login.
         case unauthorized
         /// 429 `rate_limiting`: too many login attempts per second.
@@ -41,6 +44,10 @@ public struct PiHoleError: Error, Sendable, CustomStringConvertible, Equatable {
         self.retryAfter = retryAfter
         self.status = status
     }
+
+    /// What to do when a login meets two-factor authentication: app passwords skip it.
+    public static let twoFactorAdvice =
+        "two-factor authentication is on: create an app password in Settings → Web interface / API and use it as the password"
 
     public var description: String {
         var text = "Pi-hole error \(code)"

@@ -33,6 +33,8 @@ enum PiHoleErrorMapping {
                 return PiHoleError(.seatsExceeded, message, retryAfter: retryAfter, status: status)
             }
             return PiHoleError(.rateLimited, message, retryAfter: retryAfter, status: status)
+        case 400 where context == .login && message.contains("2FA"):
+            return PiHoleError(.twoFactorRequired, PiHoleError.twoFactorAdvice, status: status)
         case 400:
             return PiHoleError(.badRequest, message, status: status)
         case 404:

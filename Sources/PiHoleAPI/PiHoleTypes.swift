@@ -71,3 +71,31 @@ extension PiHoleConnection: CustomStringConvertible {
         "PiHoleConnection(baseURL: \(baseURL), password: <redacted>, caFile: \(caFile ?? "nil"), verifyCertificate: \(verifyCertificate))"
     }
 }
+
+/// What `GET /api/info/version` knows; every version may be unknown (`nil`).
+public struct PiHoleVersions: Sendable, Equatable {
+    public struct Component: Sendable, Equatable {
+        public var installed: String?
+        public var latest: String?
+
+        public init(installed: String?, latest: String?) {
+            self.installed = installed
+            self.latest = latest
+        }
+    }
+
+    public var core: Component
+    public var web: Component
+    public var ftl: Component
+
+    public init(core: Component, web: Component, ftl: Component) {
+        self.core = core
+        self.web = web
+        self.ftl = ftl
+    }
+
+    /// The one version a person asks for: core's, or FTL's (so marked) when core's is unknown.
+    public var summary: String? {
+        core.installed ?? ftl.installed.map { "FTL \($0)" }
+    }
+}

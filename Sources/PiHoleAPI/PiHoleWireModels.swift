@@ -81,13 +81,20 @@ enum PiHoleWire {
         let host: Host
     }
 
+    /// Every version, branch and hash is `nullable` in info.yaml: FTL installed alone, a custom
+    /// branch or a first start before the version check leaves core's and web's unknown.
     struct VersionResponse: Decodable {
         struct Version: Decodable {
             struct Component: Decodable {
-                struct Local: Decodable { let version: String? }
-                let local: Local?
+                struct Release: Decodable {
+                    let version: String?
+                }
+                let local: Release?
+                let remote: Release?
             }
             let core: Component?
+            let web: Component?
+            let ftl: Component?
         }
         let version: Version
     }

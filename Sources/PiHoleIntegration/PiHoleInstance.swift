@@ -15,6 +15,12 @@ actor PiHoleInstance {
     /// Made on first use, so that checking a configuration opens nothing.
     private var connected: (http: HTTPClient, api: PiHoleClient)?
     private(set) var snapshot = PiHoleSnapshot()
+    /// After a failed read of the host name or versions, when to try again.
+    private var descriptionRetryAt: ContinuousClock.Instant?
+
+    /// Descriptive reads that failed (say a 500 from a Pi-hole without FTL's versions file) are
+    /// retried this rarely: they must not cost a request every poll.
+    static let descriptionRetryInterval: Duration = .seconds(3600)
 
     init(id: String, connection: PiHoleConnection, logger: Logger, metrics: UpstreamMetrics) {
         self.id = id
@@ -57,21 +63,34 @@ actor PiHoleInstance {
         get async { await connected?.api.loginCount ?? 0 }
     }
 
-    /// Re-reads the blocking state (and, once, the host name and version).
+    /// Re-reads the blocking state (and, once, the host name and versions).
     @discardableResult
     func refresh() async -> PiHoleSnapshot {
         do {
             let status = try await measured { try await $0.blockingStatus() }
             snapshot.update(with: status, at: Date())
-            if snapshot.host == nil || snapshot.version == nil {
-                snapshot.host = try await measured { try await $0.hostName() }
-                snapshot.version = try await measured { try await $0.version() }
-            }
             markAvailable()
         } catch {
             markUnavailable(error)
+            return snapshot
         }
+        await readDescriptionIfDue()
         return snapshot
+    }
+
+    /// The host name and versions only describe the Pi-hole: whether it is available is decided by
+    /// the calls the integration needs, never by these.
+    private func readDescriptionIfDue() async {
+        guard snapshot.host == nil || snapshot.versions == nil else { return }
+        if let descriptionRetryAt, ContinuousClock.now < descriptionRetryAt { return }
+        do {
+            if snapshot.host == nil { snapshot.host = try await measured { try await $0.hostName() } }
+            if snapshot.versions == nil { snapshot.versions = try await measured { try await $0.versions() } }
+            descriptionRetryAt = nil
+        } catch {
+            descriptionRetryAt = .now + Self.descriptionRetryInterval
+            logger.info("Pi-hole host name or version not readable (descriptive only)", metadata: ["error": "\(error)"])
+        }
     }
 
     func setBlocking(_ enabled: Bool, timer: Int?) async throws(CommandError) -> PiHoleSnapshot {

@@ -27,6 +27,11 @@ final class PiHoleIntegration: Integration {
         }
     }
 
+    let configurationHints = [
+        "use an app password (Settings → Web interface / API → Configure app password): it works with "
+            + "two-factor authentication, which a web password does not",
+    ]
+
     func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity] {
         PiHoleDiscovery(topics: topics, configuration: configuration).entities
     }
@@ -144,7 +149,7 @@ final class PiHoleIntegration: Integration {
     private func nextPollDelay() async -> Duration {
         var delay = configuration.pollInterval
         for instance in instances {
-            guard let resumesAt = await instance.snapshot.resumesAt else { continue }
+            guard let resumesAt = await instance.snapshot.currentResumesAt else { continue }
             let untilResume = Duration.milliseconds(Int64(resumesAt.timeIntervalSinceNow * 1000)) + Self.resumeCheckDelay
             delay = min(delay, max(untilResume, Self.minimumRecheck))
         }

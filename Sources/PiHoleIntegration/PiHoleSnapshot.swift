@@ -3,30 +3,45 @@ import Foundation
 import PiHoleAPI
 
 /// What the bridge last saw of one Pi-hole; published retained at `base/pihole/<id>`.
+///
+/// While the Pi-hole does not answer, `blocking` says `unknown` and the last answer moves to
+/// `last_known` (read at `last_seen`): a watch shows a grey dot, not yesterday's state as today's.
 struct PiHoleSnapshot: Sendable, Equatable {
-    var blocking: PiHoleBlocking = .unknown
-    /// Seconds left on a pause, as the Pi-hole counts them.
+    /// The last state the Pi-hole reported, however old.
+    var lastKnown: PiHoleBlocking = .unknown
+    /// When the Pi-hole last answered a blocking read or change.
+    var lastSeen: Date?
+    /// Seconds left on a pause, as the Pi-hole counted them at `lastSeen`.
     var timer: Double?
     var resumesAt: Date?
     var host: String?
-    var version: String?
+    var versions: PiHoleVersions?
     var available = false
     var error: String?
 
     mutating func update(with status: PiHoleBlockingStatus, at now: Date) {
-        blocking = status.blocking
+        lastKnown = status.blocking
+        lastSeen = now
         timer = status.timer
         resumesAt = status.timer.map { now.addingTimeInterval($0) }
     }
+
+    /// The state as of now: `unknown` while the Pi-hole is not answering.
+    var blocking: PiHoleBlocking { available ? lastKnown : .unknown }
+
+    /// When a running pause ends, as far as anyone can tell now.
+    var currentResumesAt: Date? { available ? resumesAt : nil }
 
     func payload(id: String) -> JSONValue {
         [
             "id": .string(id),
             "blocking": .string(blocking.rawValue),
-            "timer": timer.map { .number(($0 * 10).rounded() / 10) } ?? .null,
-            "resumes_at": resumesAt.map { .string(Self.timestamp($0)) } ?? .null,
+            "timer": available ? timer.map { .number(($0 * 10).rounded() / 10) } ?? .null : .null,
+            "resumes_at": currentResumesAt.map { .string(Self.timestamp($0)) } ?? .null,
+            "last_known": lastSeen == nil ? .null : .string(lastKnown.rawValue),
+            "last_seen": lastSeen.map { .string(Self.timestamp($0)) } ?? .null,
             "host": host.map(JSONValue.string) ?? .null,
-            "version": version.map(JSONValue.string) ?? .null,
+            "version": versions?.summary.map(JSONValue.string) ?? .null,
             "available": .bool(available),
             "error": error.map(JSONValue.string) ?? .null,
         ]
@@ -37,8 +52,9 @@ struct PiHoleSnapshot: Sendable, Equatable {
     }
 }
 
-/// The one dot a watch shows: `enabled`, `disabled`, `mixed` (or `unknown` before any answer),
-/// and when the last running pause ends.
+/// The one dot a watch shows: `enabled` or `disabled` when every Pi-hole answers and agrees,
+/// `mixed` when they differ or only some answer, `unknown` when none answers; and when the
+/// last running pause ends.
 struct PiHoleAggregate: Equatable, Sendable {
     let blocking: String
     let resumesAt: Date?
@@ -53,7 +69,7 @@ struct PiHoleAggregate: Equatable, Sendable {
         } else {
             blocking = "mixed"
         }
-        resumesAt = snapshots.compactMap(\.snapshot.resumesAt).max()
+        resumesAt = snapshots.compactMap(\.snapshot.currentResumesAt).max()
         instances = Dictionary(uniqueKeysWithValues: snapshots.map { ($0.id, $0.snapshot.blocking) })
     }
 

@@ -155,6 +155,18 @@ public final class PiHoleSimulator: Sendable {
         core.withLock { $0.password = new }
     }
 
+    /// Turns two-factor authentication on (the web password then needs a TOTP code, which the
+    /// simulator never accepts) with `appPassword` as an app password that skips it; `nil` turns it off.
+    public func setTwoFactor(appPassword: String?) {
+        core.withLock { $0.appPasswordWithTwoFactor = appPassword }
+    }
+
+    /// Answers `GET /api/info/version` with `null` for core's and web's versions, as FTL does
+    /// when it does not know them.
+    public func setOnlyFTLVersionKnown(_ on: Bool) {
+        core.withLock { $0.onlyFTLVersionKnown = on }
+    }
+
     /// Sets a fault (`nil` clears it). `.down` stops the listener; clearing it listens again
     /// on the same port.
     public func setFault(_ fault: Fault?) async throws {

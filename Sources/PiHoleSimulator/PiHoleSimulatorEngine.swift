@@ -109,22 +109,18 @@ enum PiHoleSimulatorEngine {
             guard case .string(let password)? = body["password"] else {
                 return .error(400, key: "bad_request", message: "No password found in JSON payload")
             }
+            if let appPassword = state.appPasswordWithTwoFactor {
+                if password == state.password {
+                    return .error(400, key: "bad_request", message: "No 2FA token found in JSON payload")
+                }
+                if password == appPassword {
+                    return newSession(state: &state, now: now)
+                }
+            }
             guard password == state.password else {
                 return .json(401, sessionBody(valid: false, sid: nil, csrf: nil, validity: -1, message: "password incorrect"))
             }
-            state.pruneSessions(now: now)
-            guard state.sessions.count < state.maxSessions else {
-                return .error(
-                    429, key: "api_seats_exceeded", message: "API seats exceeded",
-                    hint: "increase webserver.api.max_sessions")
-            }
-            let sid = SimulatorState.newSID()
-            state.sessions[sid] = now.addingTimeInterval(SimulatorState.sessionValidity)
-            return .json(
-                200,
-                sessionBody(
-                    valid: true, sid: sid, csrf: SimulatorState.newSID(),
-                    validity: Int(SimulatorState.sessionValidity), message: "password correct"))
+            return newSession(state: &state, now: now)
         case "DELETE":
             state.pruneSessions(now: now)
             guard let sid = request.sid, state.sessions.removeValue(forKey: sid) != nil else {
@@ -146,6 +142,22 @@ enum PiHoleSimulatorEngine {
     }
 
     // MARK: - DNS blocking
+
+    static func newSession(state: inout SimulatorState, now: Date) -> SimulatedResponse {
+        state.pruneSessions(now: now)
+        guard state.sessions.count < state.maxSessions else {
+            return .error(
+                429, key: "api_seats_exceeded", message: "API seats exceeded",
+                hint: "increase webserver.api.max_sessions")
+        }
+        let sid = SimulatorState.newSID()
+        state.sessions[sid] = now.addingTimeInterval(SimulatorState.sessionValidity)
+        return .json(
+            200,
+            sessionBody(
+                valid: true, sid: sid, csrf: SimulatorState.newSID(),
+                validity: Int(SimulatorState.sessionValidity), message: "password correct"))
+    }
 
     static func blockingStatus(state: inout SimulatorState, now: Date) -> SimulatedResponse {
         let timer: JSONValue = state.revertAt.map { .number($0.timeIntervalSince(now)) } ?? .null
@@ -186,17 +198,19 @@ enum PiHoleSimulatorEngine {
     }
 
     static func versionInfo(state: SimulatorState) -> SimulatedResponse {
-        func component(_ version: String) -> JSONValue {
-            [
-                "local": ["branch": "master", "version": .string(version), "hash": "0000000"],
-                "remote": ["version": .string(version), "hash": "0000000"],
+        func component(_ version: String?) -> JSONValue {
+            let known = version != nil
+            return [
+                "local": ["branch": known ? "master" : nil, "version": version.map(JSONValue.string) ?? nil, "hash": known ? "0000000" : nil],
+                "remote": ["version": version.map(JSONValue.string) ?? nil, "hash": known ? "0000000" : nil],
             ]
         }
+        let coreAndWeb = state.onlyFTLVersionKnown ? nil : state.version
         return .json(
             200,
             [
                 "version": [
-                    "core": component(state.version), "web": component(state.version),
+                    "core": component(coreAndWeb), "web": component(coreAndWeb),
                     "ftl": component(state.version), "docker": ["local": nil, "remote": nil],
                 ]
             ])

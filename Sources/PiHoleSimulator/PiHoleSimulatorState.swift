@@ -57,6 +57,11 @@ struct SimulatorState: Sendable {
     var loginAttempts: [Date] = []
     var loginCount = 0
 
+    /// As a Pi-hole whose FTL does not know core's and web's versions: those answer `null`.
+    var onlyFTLVersionKnown = false
+    /// Two-factor authentication: the web password then needs a TOTP code; an app password does not.
+    var appPasswordWithTwoFactor: String?
+
     var blockingEnabled = true
     /// When set, blocking flips to the opposite state at this instant.
     var revertAt: Date?

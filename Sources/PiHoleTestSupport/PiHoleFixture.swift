@@ -53,6 +53,26 @@ public struct PiHoleFixture: Sendable {
         ownBroker?.stop()
     }
 
+    /// One simulator, set up by `prepare` before it listens, and a broker: both outlive the bridge
+    /// runs in `body` (`fixture.runBridge`), to see what a start or a shutdown leaves behind.
+    public static func withLastingSimulator(
+        hostName: String = "pi-sim", prepare: (PiHoleSimulator) -> Void = { _ in },
+        _ body: (PiHoleSimulator, PiHoleFixture) async throws -> Void
+    ) async throws {
+        let simulator = PiHoleSimulator(hostName: hostName)
+        prepare(simulator)
+        try await simulator.start()
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        do {
+            try await body(simulator, PiHoleFixture(broker: broker, simulators: ["main": simulator]))
+        } catch {
+            await simulator.stop()
+            throw error
+        }
+        await simulator.stop()
+    }
+
     /// Runs the bridge on `yaml`; `configureObserver` sets up the clients that watch it.
     public func runBridge(yaml: String, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in }, _ body: (PiHoleFixture, Observer) async throws -> Void) async throws {
         let configuration = try testConfiguration(broker: broker, yaml: yaml)

@@ -16,6 +16,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
             let setup = try BridgeSetup(configFile: options.config, logger: Logger(label: "home2mqtt"))
             print("configuration ok: integrations \(setup.integrations.map(\.name).joined(separator: ", "))")
             print(setup.configuration.redacted.encodedString())
+            let hints = setup.integrations.flatMap { integration in integration.configurationHints.map { "\(integration.name): \($0)" } }
+            if !hints.isEmpty { print((["hints:"] + hints.map { "- \($0)" }).joined(separator: "\n")) }
         } catch {
             FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
             throw configErrorExitCode

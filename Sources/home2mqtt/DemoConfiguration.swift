@@ -1,9 +1,12 @@
 import BridgeCore
+import Foundation
 
 /// The demo's bridge configuration, written as YAML and read by the same loader as `run`'s
 /// file: what the demo runs is a real configuration, and `docs/demo.md` can show it as one.
 enum DemoConfiguration {
     static let baseTopic = "home"
+    /// The demo's timers stay out of a real bridge's state directory.
+    static let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("home2mqtt-demo-state").path
 
     static func yaml(broker: DemoBrokerAddress, upstreams: [any RunningDemoUpstream], logLevel: BridgeConfiguration.LogLevel) -> String {
         // Discovery only on the demo's own broker: on a broker that is already there, a Home
@@ -17,6 +20,7 @@ enum DemoConfiguration {
           base_topic: \(baseTopic)
           discovery: \(broker.startedByDemo)
           log_level: \(logLevel.rawValue)
+          state_dir: "\(stateDirectory)"
 
         """ + upstreams.map(\.configurationYAML).joined()
     }

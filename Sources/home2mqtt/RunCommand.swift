@@ -27,7 +27,14 @@ struct RunCommand: AsyncParsableCommand {
         let bridgeConfiguration = setup.configuration.bridge
         LogSetup.bootstrap(format: logFormat ?? bridgeConfiguration.logFormat, level: bridgeConfiguration.logLevel)
         let logger = Logger(label: "home2mqtt")
-        let bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger)
+        let bridge: Bridge
+        do {
+            bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger)
+        } catch let error as ConfigError {
+            // The state directory is checked when the bridge opens it, not by check-config.
+            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            throw configErrorExitCode
+        }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: bridge)]
         if bridgeConfiguration.health.enabled {
             // Last in the list: the group stops it first, so /healthz goes away before the bridge does.

@@ -21,7 +21,9 @@ struct BridgeProcess {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("home2mqtt-\(UUID().uuidString)")
         stdoutPath = scratch.path + ".out"
         stderrPath = scratch.path + ".err"
-        let inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOME2MQTT_") }
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOME2MQTT_") }
+        // Each bridge process keeps its timers to itself, not in the user's state directory.
+        inherited["XDG_STATE_HOME"] = scratch.path + ".state"
         child = try ChildProcess(
             path: Self.executable, arguments: arguments,
             environment: inherited.merging(environment, uniquingKeysWith: { _, new in new }),

@@ -14,6 +14,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("configuration ok: integrations pihole"))
         #expect(!result.stdout.contains("change-me"))
+        #expect(result.stdout.contains("hints:\n- pihole: use an app password"))
     }
 
     @Test(arguments: [

@@ -44,9 +44,36 @@ struct ClientIntegrationTests {
     @Test func infoEndpoints() async throws {
         try await withFixture { f in
             let host = try await f.client.hostName()
-            let version = try await f.client.version()
+            let versions = try await f.client.versions()
             #expect(host == "pi-sim")
-            #expect(version == "v6.1.4")
+            #expect(versions.core.installed == "v6.1.4")
+            #expect(versions.summary == "v6.1.4")
+        }
+    }
+
+    /// info.yaml marks every version nullable; FTL alone knows only its own.
+    @Test func versionsMayBeNull() async throws {
+        try await withFixture { f in
+            f.simulator.setOnlyFTLVersionKnown(true)
+            let versions = try await f.client.versions()
+            #expect(versions.core == PiHoleVersions.Component(installed: nil, latest: nil))
+            #expect(versions.web.installed == nil)
+            #expect(versions.ftl.installed == "v6.1.4")
+            #expect(versions.summary == "FTL v6.1.4")
+        }
+    }
+
+    @Test func twoFactorLoginSaysToUseAnAppPassword() async throws {
+        try await withFixture { f in
+            f.simulator.setTwoFactor(appPassword: "app-password")
+            let error = await #expect(throws: PiHoleError.self) { try await f.client.blockingStatus() }
+            #expect(error?.code == .twoFactorRequired)
+            #expect(error?.message.contains("app password") == true)
+        }
+        try await withFixture(clientPassword: "app-password") { f in
+            f.simulator.setTwoFactor(appPassword: "app-password")
+            let status = try await f.client.blockingStatus()
+            #expect(status.blocking == .enabled)
         }
     }
 
@@ -247,7 +274,8 @@ struct ClientIntegrationTests {
             let dropped = await piHoleError { _ = try await f.client.blockingStatus() }
             #expect(dropped?.code == .transport)
             try await f.simulator.setFault(nil)
-            #expect(try await f.client.blockingStatus().blocking == .enabled)
+            let status = try await f.client.blockingStatus()
+            #expect(status.blocking == .enabled)
             #expect(f.simulator.loginCount == 1)
         }
     }

@@ -6,23 +6,8 @@ import PiHoleTestSupport
 import Testing
 
 @Suite struct PiHoleSessionTests {
-    /// A simulator and a broker that outlive the bridge runs in `body`, to see what shutdowns leave.
-    private func withLastingSimulator(_ body: (PiHoleSimulator, PiHoleFixture) async throws -> Void) async throws {
-        let simulator = PiHoleSimulator()
-        try await simulator.start()
-        let broker = try await TestBroker()
-        defer { broker.stop() }
-        do {
-            try await body(simulator, PiHoleFixture(broker: broker, simulators: ["main": simulator]))
-        } catch {
-            await simulator.stop()
-            throw error
-        }
-        await simulator.stop()
-    }
-
     @Test func oneLoginSIDInTheHeaderAndLogoutOnShutdown() async throws {
-        try await withLastingSimulator { simulator, fixture in
+        try await PiHoleFixture.withLastingSimulator { simulator, fixture in
             try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { fixture, observer in
                 _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
                 // A few polls (1 s apart) and commands: still the one session.
@@ -41,7 +26,7 @@ import Testing
     }
 
     @Test func sixteenRestartsInARowNeverExhaustTheSeats() async throws {
-        try await withLastingSimulator { simulator, fixture in
+        try await PiHoleFixture.withLastingSimulator { simulator, fixture in
             for restart in 1...17 {
                 try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { _, observer in
                     _ = try await observer.latest("home/pihole/main") { $0["available"] == true && $0["host"] == "pi-sim" }

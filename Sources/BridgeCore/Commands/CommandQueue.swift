@@ -1,19 +1,26 @@
 import Logging
 import MQTT
+import Synchronization
 
-/// One integration's commands, carried out one at a time in arrival order, each with a time
-/// limit, each answered exactly once.
-struct CommandQueue: Sendable {
+/// One integration's commands, each with a time limit, each answered exactly once. Commands in
+/// the same lane (`Integration.lane(for:)`) run one at a time in arrival order; commands in
+/// different lanes run at once, so a slow upstream object never holds back another.
+final class CommandQueue: Sendable {
+    private typealias Pending = (command: CommandRequest, message: MQTTMessage, lane: String)
+
     let integration: any Integration
     let context: IntegrationContext
     let responder: CommandResponder
     let timeLimit: Duration
     let metrics: BridgeMetrics
-    private let stream: AsyncStream<(CommandRequest, MQTTMessage)>
-    private let continuation: AsyncStream<(CommandRequest, MQTTMessage)>.Continuation
+    private let retainedCommands = RetainedCommandLog()
+    private let lanes: Mutex<CommandLanes<Pending>>
+    /// Commands whose lane was free, for `run` to start.
+    private let starts: AsyncStream<Pending>
+    private let startsContinuation: AsyncStream<Pending>.Continuation
 
-    /// Commands waiting beyond this many are refused at once rather than queued without end.
-    static let capacity = 32
+    /// Commands running or waiting beyond this many are refused at once rather than queued without end.
+    static let capacity = 64
 
     init(
         integration: any Integration, context: IntegrationContext, responder: CommandResponder, timeLimit: Duration,
@@ -24,7 +31,8 @@ struct CommandQueue: Sendable {
         self.responder = responder
         self.timeLimit = timeLimit
         self.metrics = metrics
-        (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(Self.capacity))
+        lanes = Mutex(CommandLanes(capacity: Self.capacity))
+        (starts, startsContinuation) = AsyncStream.makeStream()
     }
 
     var filters: [String] {
@@ -38,7 +46,7 @@ struct CommandQueue: Sendable {
     /// Parses and queues a message; answers at once when it cannot be queued.
     func enqueue(_ message: MQTTMessage) async {
         guard let parsed = CommandRequest.parse(message, below: context.topics.root) else {
-            context.logger.info("ignored a retained command", metadata: ["topic": "\(message.topic)"])
+            retainedCommands.ignore(message, logger: context.logger)
             return
         }
         metrics.commandReceived(integration: integration.name, command: commandName(message))
@@ -46,7 +54,13 @@ struct CommandQueue: Sendable {
         case .failure(let error):
             await answer(message, CommandResponse(result: .failure(error), transaction: nil))
         case .success(let command):
-            if case .dropped = continuation.yield((command, message)) {
+            let pending: Pending = (command, message, integration.lane(for: command))
+            switch lanes.withLock({ $0.admit(pending, lane: pending.lane) }) {
+            case .start:
+                startsContinuation.yield(pending)
+            case .queued:
+                break
+            case .refused:
                 let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
                 await answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction))
             }
@@ -66,21 +80,33 @@ struct CommandQueue: Sendable {
     }
 
     func run() async {
-        for await (command, message) in stream {
-            let integration = integration, context = context
-            let outcome = await withTimeLimit(timeLimit) { () -> Result<JSONValue?, CommandError> in
-                do throws(CommandError) {
-                    return .success(try await integration.handle(command, context: context))
-                } catch {
-                    return .failure(error)
+        await withDiscardingTaskGroup { group in
+            for await first in starts {
+                group.addTask {
+                    var next: Pending? = first
+                    while let pending = next {
+                        await self.execute(pending.command, pending.message)
+                        next = self.lanes.withLock { $0.finished(lane: pending.lane) }
+                    }
                 }
             }
-            let result = outcome ?? .failure(CommandError("timed out after \(timeLimit)"))
-            if case .failure(let error) = result {
-                context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
-            }
-            await answer(message, CommandResponse(result: result, transaction: command.transaction))
         }
+    }
+
+    private func execute(_ command: CommandRequest, _ message: MQTTMessage) async {
+        let integration = integration, context = context
+        let outcome = await withTimeLimit(timeLimit) { () -> Result<JSONValue?, CommandError> in
+            do throws(CommandError) {
+                return .success(try await integration.handle(command, context: context))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let result = outcome ?? .failure(CommandError("timed out after \(timeLimit)"))
+        if case .failure(let error) = result {
+            context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+        }
+        await answer(message, CommandResponse(result: result, transaction: command.transaction))
     }
 }
 

@@ -18,6 +18,8 @@ public struct BridgeConfiguration: Sendable {
     public var logLevel: LogLevel
     public var commandTimeout: Duration
     public var health: HealthConfiguration
+    /// Where the bridge keeps what must survive a restart (pending timers).
+    public var stateDirectory: String
 
     /// Keys whose values never leave the process: not in logs, not in `bridge/info`.
     public static let secretKeys: Set<String> = ["password", "api_key", "token", "secret"]
@@ -60,6 +62,7 @@ public struct BridgeConfiguration: Sendable {
 
         let bridge = try root.section("bridge").allowing([
             "base_topic", "discovery", "discovery_prefix", "log_format", "log_level", "command_timeout", "health",
+            "state_dir",
         ])
         baseTopic = try bridge.string("base_topic", default: "home")
         try Self.validateTopicLevelPath(baseTopic, key: bridge.keyPath("base_topic"))
@@ -70,8 +73,19 @@ public struct BridgeConfiguration: Sendable {
         logLevel = try bridge.choice("log_level", default: .info)
         commandTimeout = .seconds(try bridge.int("command_timeout", default: 15, in: 1...300))
         health = try HealthConfiguration(bridge.section("health"))
+        stateDirectory = try bridge.string("state_dir", default: Self.defaultStateDirectory())
+        guard stateDirectory.hasPrefix("/") else {
+            throw ConfigError(key: bridge.keyPath("state_dir"), "must be an absolute path, got '\(stateDirectory)'")
+        }
         mqtt.will = MQTTWill(topic: BridgeTopics(base: baseTopic).state, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
         self.mqtt = mqtt
+    }
+
+    /// The XDG state directory (`$XDG_STATE_HOME/home2mqtt`, else `~/.local/state/home2mqtt`).
+    static func defaultStateDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/home2mqtt" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/home2mqtt" }
+        return "/var/lib/home2mqtt"
     }
 
     static func validateTopicLevelPath(_ topic: String, key: String) throws(ConfigError) {

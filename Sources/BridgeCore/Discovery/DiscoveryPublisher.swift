@@ -1,36 +1,85 @@
 import Logging
 import MQTT
+import Synchronization
 
 /// Publishes the current discovery configs, publishes them again when Home Assistant comes
-/// online, and clears the retained configs of entities that no longer exist.
+/// online, keeps each integration's runtime entities current, and clears the retained configs
+/// of entities that no longer exist.
 ///
 /// Stale configs are found without any timing: the bridge subscribes to all of its own config
-/// topics, and any *retained* one the broker hands over that is not current is cleared.
-struct DiscoveryPublisher: Sendable {
-    let config: DiscoveryConfig
-    let messages: [String: JSONValue]
-    let client: MQTTClient
-    let logger: Logger
+/// topics, and any *retained* one the broker hands over that is not current is cleared. While an
+/// integration with runtime entities has not yet said which it has (its upstream may be down at
+/// start), unknown configs are only noted, so its entities are not removed and added again.
+final class DiscoveryPublisher: Sendable {
+    private struct State {
+        var declared: [String: JSONValue] = [:]
+        /// Integration → config topic → payload.
+        var runtime: [String: [String: JSONValue]] = [:]
+        /// Integrations with runtime entities that have not reported them yet.
+        var awaiting: Set<String>
+        /// Retained configs seen while `awaiting` was not empty, none of them current then.
+        var candidates: Set<String> = []
 
-    init(config: DiscoveryConfig, entities: [DiscoveryEntity], client: MQTTClient, logger: Logger) {
+        func isCurrent(_ topic: String) -> Bool {
+            declared[topic] != nil || runtime.values.contains { $0[topic] != nil }
+        }
+
+        var all: [String: JSONValue] {
+            runtime.values.reduce(declared) { $0.merging($1) { first, _ in first } }
+        }
+    }
+
+    let config: DiscoveryConfig
+    private let state: Mutex<State>
+    private let client: MQTTClient
+    private let logger: Logger
+
+    init(config: DiscoveryConfig, entities: [DiscoveryEntity], runtimeIntegrations: Set<String>, client: MQTTClient, logger: Logger) {
         self.config = config
         self.client = client
         self.logger = logger
+        var state = State(awaiting: runtimeIntegrations)
+        state.declared = Self.messages(config, [config.bridgeEntity] + entities)
+        self.state = Mutex(state)
+    }
+
+    private static func messages(_ config: DiscoveryConfig, _ entities: [DiscoveryEntity]) -> [String: JSONValue] {
         var messages: [String: JSONValue] = [:]
-        for entity in [config.bridgeEntity] + entities {
+        for entity in entities {
             let message = config.message(for: entity)
             messages[message.topic] = message.payload
         }
-        self.messages = messages
+        return messages
     }
 
     var subscriptions: [String] { [config.topics.homeAssistantStatus, config.topics.allConfigs] }
 
     func publishAll() async {
+        let messages = state.withLock { $0.all }
         for (topic, payload) in messages.sorted(by: { $0.key < $1.key }) {
             await publish(topic, payload.encoded())
         }
         logger.info("published Home Assistant discovery", metadata: ["entities": "\(messages.count)"])
+    }
+
+    /// Makes `entities` the runtime entities of `integration`: new and changed configs are
+    /// published, those of entities that went away are cleared.
+    func setRuntimeEntities(_ entities: [DiscoveryEntity], of integration: String) async {
+        let new = Self.messages(config, entities)
+        let (changed, removed, stale) = state.withLock { state in
+            let old = state.runtime[integration] ?? [:]
+            state.runtime[integration] = new
+            let changed = new.filter { old[$0.key] != $0.value }
+            let removed = old.keys.filter { new[$0] == nil && !state.isCurrent($0) }
+            var stale: [String] = []
+            if state.awaiting.remove(integration) != nil, state.awaiting.isEmpty {
+                stale = state.candidates.filter { !state.isCurrent($0) }
+                state.candidates = []
+            }
+            return (changed, removed, stale)
+        }
+        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { await publish(topic, payload.encoded()) }
+        for topic in removed.sorted() + stale.sorted() { await clear(topic) }
     }
 
     /// - Returns: whether the message was discovery business (and so needs nothing else).
@@ -40,11 +89,22 @@ struct DiscoveryPublisher: Sendable {
             return true
         }
         guard TopicFilter.matches(config.topics.allConfigs, topic: message.topic) else { return false }
-        if message.retain, !message.payload.isEmpty, messages[message.topic] == nil {
-            logger.info("clearing the discovery config of an entity that no longer exists", metadata: ["topic": "\(message.topic)"])
-            await publish(message.topic, [])
+        guard message.retain, !message.payload.isEmpty else { return true }
+        let clearNow = state.withLock { state in
+            guard !state.isCurrent(message.topic) else { return false }
+            guard state.awaiting.isEmpty else {
+                state.candidates.insert(message.topic)
+                return false
+            }
+            return true
         }
+        if clearNow { await clear(message.topic) }
         return true
+    }
+
+    private func clear(_ topic: String) async {
+        logger.info("clearing the discovery config of an entity that no longer exists", metadata: ["topic": "\(topic)"])
+        await publish(topic, [])
     }
 
     private func publish(_ topic: String, _ payload: [UInt8]) async {

@@ -76,8 +76,8 @@ extension ClientCore: MosquittoEventHandler {
         }
         logger.info("MQTT connected", metadata: ["reconnect": "\(isReconnect)"])
         // Subscriptions first, so replies to re-published messages are not missed.
-        for (filter, qos) in subscriptions {
-            do { _ = try handle.subscribe(filter, qos: qos) } catch {
+        for (filter, qos, options) in subscriptions {
+            do { _ = try handle.subscribe(filter, qos: qos, options: options) } catch {
                 logger.warning("MQTT re-subscribe failed", metadata: ["filter": "\(filter)", "error": "\(error)"])
             }
         }

@@ -20,15 +20,16 @@ struct ClientState: Sendable {
     var threadFinished = false
     var streamsFinished = false
     /// Insertion order is kept so re-subscription happens in the order the caller subscribed.
-    var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    var subscriptions: [(filter: String, qos: MQTTQoS, options: MQTTSubscriptionOptions)] = []
     var remembered: [String: RememberedPublish] = [:]
     var rememberedOrder: [String] = []
 
-    mutating func rememberSubscription(_ filter: String, qos: MQTTQoS) {
+    mutating func rememberSubscription(_ filter: String, qos: MQTTQoS, options: MQTTSubscriptionOptions) {
         if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
             subscriptions[index].qos = qos
+            subscriptions[index].options = options
         } else {
-            subscriptions.append((filter, qos))
+            subscriptions.append((filter, qos, options))
         }
     }
 

@@ -101,9 +101,11 @@ final class MosquittoHandle: @unchecked Sendable {
         return mid
     }
 
-    func subscribe(_ filter: String, qos: MQTTQoS) throws(MQTTError) -> Int32 {
+    func subscribe(_ filter: String, qos: MQTTQoS, options: MQTTSubscriptionOptions) throws(MQTTError) -> Int32 {
         var mid: Int32 = 0
-        try MosquittoLibrary.check(mosquitto_subscribe_v5(raw, &mid, filter, qos.rawValue, 0, nil), "subscribe to '\(filter)'")
+        let optionBits = protocolVersion == .v5 ? options.mosquittoOptions : 0
+        try MosquittoLibrary.check(
+            mosquitto_subscribe_v5(raw, &mid, filter, qos.rawValue, optionBits, nil), "subscribe to '\(filter)'")
         return mid
     }
 

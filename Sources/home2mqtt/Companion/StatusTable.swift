@@ -17,6 +17,7 @@ struct StatusTable {
     /// Fields shown in this order and with these headings; any other field follows, by name.
     static let columns: [(key: String, heading: String)] = [
         ("blocking", "BLOCKING"), ("timer", "PAUSE LEFT"), ("resumes_at", "RESUMES AT"),
+        ("last_known", "LAST KNOWN"), ("last_seen", "LAST SEEN"),
         ("host", "HOST"), ("version", "VERSION"), ("error", "ERROR"),
     ]
     /// Fields the table already shows another way: the row's name, the availability column.
@@ -122,7 +123,7 @@ struct StatusTable {
         case .number(let number):
             return key == "timer" || key.hasSuffix("_seconds") ? TextFormat.duration(seconds: number) : TextFormat.number(number)
         case .string(let text):
-            if key.hasSuffix("_at"), let time = TextFormat.localTime(text, timeZone: timeZone, now: now) { return time }
+            if key.hasSuffix("_at") || key.hasSuffix("_seen"), let time = TextFormat.localTime(text, timeZone: timeZone, now: now) { return time }
             return text
         }
     }

@@ -1,0 +1,52 @@
+import Foundation
+
+/// One integration's timers: what a timed command promised to undo, kept across restarts.
+///
+/// The integration sets a timer when it carries out a timed command, and runs `run` beside its
+/// polling so each timer's `restore` is carried out when it falls due.
+public struct IntegrationTimers: Sendable {
+    let store: TimerStore
+    let integration: String
+
+    public init(store: TimerStore, integration: String) {
+        self.store = store
+        self.integration = integration
+    }
+
+    /// Promises to carry out `restore` for `key` after `delay`, replacing any earlier promise for
+    /// the same key. - Returns: the replaced timer, if any.
+    @discardableResult
+    public func set(key: String, restore: JSONValue, after delay: Duration) throws(CommandError) -> PersistedTimer? {
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        let timer = PersistedTimer(integration: integration, key: key, restore: restore, dueAt: Date().addingTimeInterval(seconds))
+        do {
+            return try store.set(timer, after: delay)
+        } catch {
+            throw CommandError("the timer could not be saved: \(error)")
+        }
+    }
+
+    /// Drops the promise for `key` (a plain command replaces a timed one). - Returns: the dropped timer.
+    @discardableResult
+    public func cancel(key: String) throws(CommandError) -> PersistedTimer? {
+        do {
+            return try store.remove(TimerID(integration: integration, key: key))
+        } catch {
+            throw CommandError("the timer could not be saved: \(error)")
+        }
+    }
+
+    public func pending(key: String) -> PersistedTimer? {
+        store.pending(integration: integration).first { $0.key == key }
+    }
+
+    public var pending: [PersistedTimer] {
+        store.pending(integration: integration)
+    }
+
+    /// Carries out each timer when due, until cancelled. `fire` returns whether the restore
+    /// succeeded; a failed one is tried again a little later, for as long as it takes.
+    public func run(_ fire: @Sendable (PersistedTimer) async -> Bool) async {
+        await store.run(integration: integration, fire: fire)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// `timers.json` in the state directory: read at start, replaced whole at every change.
+///
+/// Replaced, never rewritten in place: the new content goes to a temporary file that is flushed
+/// to disk and then renamed over the old one, so a bridge killed mid-write leaves the old file
+/// or the new one, never half of each.
+struct TimerFile: Sendable {
+    static let name = "timers.json"
+    private static let formatVersion = 1
+
+    let url: URL
+
+    init(directory: String) {
+        url = URL(fileURLWithPath: directory).appendingPathComponent(Self.name)
+    }
+
+    private struct Contents: Codable {
+        var version: Int
+        var timers: [PersistedTimer]
+    }
+
+    enum LoadError: Error {
+        case unreadable(String)
+    }
+
+    /// The saved timers; none when there is no file yet.
+    func load() throws(LoadError) -> [PersistedTimer] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        do {
+            let data = try Data(contentsOf: url)
+            let contents = try Self.decoder.decode(Contents.self, from: data)
+            guard contents.version == Self.formatVersion else {
+                throw LoadError.unreadable("format version \(contents.version), this bridge writes \(Self.formatVersion)")
+            }
+            return contents.timers
+        } catch let error as LoadError {
+            throw error
+        } catch {
+            throw LoadError.unreadable("\(error)")
+        }
+    }
+
+    /// Moves an unreadable file out of the way (kept for a person to look at) and says where.
+    func setAside(now: Date = Date()) -> String {
+        let aside = url.path + ".corrupt-\(Int(now.timeIntervalSince1970))"
+        try? FileManager.default.moveItem(atPath: url.path, toPath: aside)
+        return aside
+    }
+
+    func save(_ timers: [PersistedTimer]) throws {
+        let data = try Self.encoder.encode(Contents(version: Self.formatVersion, timers: timers))
+        let temporary = url.path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+        do {
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        guard rename(temporary, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}

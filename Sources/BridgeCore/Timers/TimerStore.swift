@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Every pending timer of every integration, kept in `bridge.state_dir` so that what a timed
+/// command promised is carried out even across a restart. Each integration runs its own timers
+/// (`IntegrationTimers.run`); a change to the schedule wakes the integration it belongs to.
+public final class TimerStore: Sendable {
+    private let file: TimerFile
+    private let schedule: Mutex<TimerSchedule>
+    private let wakeups = Mutex<[String: Wakeup]>([:])
+    private let logger: Logger
+    /// A restore that failed (the upstream is away) is tried again after this long.
+    private let retryDelay: Duration
+
+    /// Opens (and creates) the state directory and reads the timers saved there. An unreadable
+    /// file is logged and set aside, never a reason not to start.
+    public init(directory: String, logger: Logger, retryDelay: Duration = .seconds(15)) throws(ConfigError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ConfigError(key: "bridge.state_dir", "cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw ConfigError(key: "bridge.state_dir", "'\(directory)' is not writable")
+        }
+        file = TimerFile(directory: directory)
+        self.logger = logger
+        self.retryDelay = retryDelay
+        var loaded: [PersistedTimer] = []
+        do {
+            loaded = try file.load()
+        } catch {
+            let aside = file.setAside()
+            logger.error("the saved timers could not be read and were set aside; no timer is pending", metadata: [
+                "file": "\(file.url.path)", "moved_to": "\(aside)", "error": "\(error)",
+            ])
+        }
+        schedule = Mutex(TimerSchedule(loaded: loaded, wallNow: Date(), now: .now))
+        if !loaded.isEmpty {
+            logger.info("pending timers read", metadata: ["count": "\(loaded.count)", "file": "\(file.url.path)"])
+        }
+    }
+
+    /// Sets `timer` to fire after `delay`, replacing any for the same key, and saves.
+    /// - Returns: the timer it replaced.
+    func set(_ timer: PersistedTimer, after delay: Duration) throws -> PersistedTimer? {
+        let replaced = try change { $0.set(timer, deadline: .now + delay) }
+        wakeup(timer.integration).signal()
+        return replaced
+    }
+
+    func remove(_ id: TimerID) throws -> PersistedTimer? {
+        let removed = try change { $0.remove(id) }
+        if removed != nil { wakeup(id.integration).signal() }
+        return removed
+    }
+
+    func pending(integration: String) -> [PersistedTimer] {
+        schedule.withLock { $0.pending(integration: integration) }
+    }
+
+    /// Carries out `integration`'s timers as they fall due, until the task is cancelled. `fire`
+    /// returns whether the restore succeeded; if not, it is tried again after `retryDelay`.
+    func run(integration: String, fire: @Sendable (PersistedTimer) async -> Bool) async {
+        let wakeup = wakeup(integration)
+        while !Task.isCancelled {
+            for timer in schedule.withLock({ $0.due(integration: integration, now: .now) }) {
+                if await fire(timer) {
+                    _ = try? change { $0.complete(timer) }
+                } else {
+                    schedule.withLock { $0.retry(timer, after: retryDelay, now: .now) }
+                }
+            }
+            let next = schedule.withLock { $0.nextDeadline(integration: integration) }
+            await wakeup.wait(atMost: next.map { max(.zero, $0 - .now) } ?? .seconds(3600))
+        }
+    }
+
+    /// Applies `update` and saves the result, both under the lock, so the file always holds the
+    /// latest schedule.
+    private func change<T: Sendable>(_ update: (inout TimerSchedule) -> T) throws -> T {
+        try schedule.withLock { schedule in
+            var updated = schedule
+            let result = update(&updated)
+            do {
+                try file.save(updated.all)
+            } catch {
+                logger.error("the timers could not be saved", metadata: ["file": "\(file.url.path)", "error": "\(error)"])
+                throw error
+            }
+            schedule = updated
+            return result
+        }
+    }
+
+    private func wakeup(_ integration: String) -> Wakeup {
+        wakeups.withLock { wakeups in
+            if let existing = wakeups[integration] { return existing }
+            let created = Wakeup()
+            wakeups[integration] = created
+            return created
+        }
+    }
+}
