@@ -34,7 +34,11 @@ public final class BellasReefSimulator: Sendable {
 
     /// Starts the three listeners, each on a free port.
     public func start() async throws {
-        for service in Service.allCases { try await listener(service).start() }
+        for service in Service.allCases {
+            try await listener(service).start()
+            let baseURL = baseURL(service)
+            state.withLockedValue { $0.baseURLs[service] = baseURL }
+        }
     }
 
     /// Stops every listener; outlets, probes and tokens are kept.

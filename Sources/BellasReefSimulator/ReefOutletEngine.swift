@@ -11,7 +11,9 @@ enum ReefOutletEngine {
         case ("GET", ["health"]):
             return ReefEngine.publicRoute(ReefEngine.healthBody(service: "smartoutlets"))
         case ("GET", prefix) where !request.trailingSlash:
-            return ReefRoute(authenticated: false) { _ in redirectToSlash(request) }
+            return ReefRoute(authenticated: false) { state in
+                redirectToSlash(request, baseURL: state.baseURLs[.outlets] ?? "")
+            }
         case ("GET", prefix):
             let includeDisabled = request.queryItems["include_disabled"] == "true"
             return ReefRoute(authenticated: true) { state in
@@ -89,9 +91,8 @@ enum ReefOutletEngine {
     }
 
     /// 307 to the same path with the slash, absolute, query kept.
-    static func redirectToSlash(_ request: ReefSimulatedRequest) -> ReefSimulatedResponse {
-        let host = request.headers["host"] ?? "127.0.0.1"
-        let location = "http://\(host)/" + prefix.joined(separator: "/") + "/" + (request.rawQuery.map { "?" + $0 } ?? "")
+    static func redirectToSlash(_ request: ReefSimulatedRequest, baseURL: String) -> ReefSimulatedResponse {
+        let location = baseURL + "/" + prefix.joined(separator: "/") + "/" + (request.rawQuery.map { "?" + $0 } ?? "")
         return ReefSimulatedResponse(status: 307, body: .text(""), headers: ["Location": location])
     }
 

@@ -18,6 +18,8 @@ struct ReefSimulatorState: Sendable {
     /// Host uptime counts from here.
     let startedAt: Date
 
+    /// `http://host:port` of each running service, for absolute redirects.
+    var baseURLs: [BellasReefSimulator.Service: String] = [:]
     var requests: [BellasReefSimulator.Service: [BellasReefSimulator.RecordedRequest]] = [:]
     var faults: [BellasReefSimulator.Service: BellasReefSimulator.Fault] = [:]
 
