@@ -70,21 +70,13 @@ extension BellasReefClient {
         fields.map { formEscaped($0.name) + "=" + formEscaped($0.value) }.joined(separator: "&")
     }
 
+    /// What a form value keeps as it is: ASCII letters and digits, `-._*`, and the space
+    /// (which becomes `+` afterwards).
+    static let formUnescaped = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._* ")
+
     static func formEscaped(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "*"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                result += "+"
-            default:
-                result += String(format: "%%%02X", byte)
-            }
-        }
-        return result
+        (text.addingPercentEncoding(withAllowedCharacters: formUnescaped) ?? "").replacingOccurrences(of: " ", with: "+")
     }
 
     /// Decodes a 2xx body, or maps the failure.

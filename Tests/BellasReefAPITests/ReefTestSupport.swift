@@ -49,16 +49,12 @@ func withReef(
     var logger = Logger(label: "test.reef")
     logger.logLevel = .critical
     let client = BellasReefClient(connection: connection, httpClient: http, logger: logger)
-    let fixture = ReefFixture(simulator: simulator, http: http, client: client)
-    do {
-        try await body(fixture)
-    } catch {
-        try? await http.shutdown()
-        await simulator.stop()
-        throw error
-    }
-    try await http.shutdown()
+    // Torn down whatever the body did, then its error (if any) is rethrown.
+    var failure: (any Error)?
+    do { try await body(ReefFixture(simulator: simulator, http: http, client: client)) } catch { failure = error }
+    try? await http.shutdown()
     await simulator.stop()
+    if let failure { throw failure }
 }
 
 /// The BellasReefError `body` threw (nil if none or another error).

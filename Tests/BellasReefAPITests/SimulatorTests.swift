@@ -5,22 +5,12 @@ import Testing
 
 @Suite("Bella's Reef simulator answers like the real services")
 struct SimulatorTests {
+    /// The simulator and a raw HTTP client (the fixture's BellasReefClient stays unused).
     func withSimulator(
         _ options: BellasReefSimulator.Options = .init(),
         _ body: (BellasReefSimulator, HTTPClient) async throws -> Void
     ) async throws {
-        let simulator = BellasReefSimulator(options: options)
-        try await simulator.start()
-        let http = makeTestHTTPClient()
-        do {
-            try await body(simulator, http)
-        } catch {
-            try? await http.shutdown()
-            await simulator.stop()
-            throw error
-        }
-        try await http.shutdown()
-        await simulator.stop()
+        try await withReef(options: options) { f in try await body(f.simulator, f.http) }
     }
 
     func login(_ simulator: BellasReefSimulator, _ http: HTTPClient, password: String = "reefrocks") async throws
