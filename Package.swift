@@ -63,6 +63,20 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        // Bella's Reef: the client of the core, temperature and smart-outlet services, and a simulator
+        // of the three for tests and the demo.
+        .target(name: "BellasReefAPI", dependencies: [
+            "UpstreamHTTP",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "BellasReefSimulator", dependencies: [
+            "JSONDocument",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         // posix_spawn with a clean signal state: the tests' brokers and the demo's mosquitto.
         .target(name: "ChildProcess"),
 
@@ -94,6 +108,10 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP"]),
+        .testTarget(name: "BellasReefAPITests", dependencies: [
+            "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .testTarget(name: "UpstreamHTTPTests", dependencies: ["UpstreamHTTP"]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [
             "PiHoleIntegration", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",

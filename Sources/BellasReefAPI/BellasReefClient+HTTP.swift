@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import UpstreamHTTP
+
+/// A response as the client needs it.
+struct ReefResponse: Sendable {
+    let status: Int
+    let contentType: String?
+    let body: Data
+
+    var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// What a request carries.
+enum ReefRequestBody: Sendable {
+    /// `application/x-www-form-urlencoded`: the login (the controller answers JSON there with 422).
+    case form([(name: String, value: String)])
+    case json(Data)
+}
+
+extension BellasReefClient {
+    /// Largest body accepted from the controller.
+    static let maxBodySize = 4 << 20
+
+    /// One HTTP exchange with `service`. The token goes only in `Authorization: Bearer`.
+    /// Any failure other than an HTTP status becomes `.transport`.
+    func send(
+        _ service: BellasReefService, _ method: HTTPMethod, _ path: String, query: String? = nil,
+        body: ReefRequestBody? = nil, token: String?
+    ) async throws -> ReefResponse {
+        guard let base = connection.baseURL(of: service) else {
+            throw BellasReefError(.serviceOff, "the \(service.rawValue) service is turned off")
+        }
+        var request = HTTPClientRequest(url: base + path + (query.map { "?" + $0 } ?? ""))
+        request.method = method
+        request.headers.add(name: "Accept", value: "application/json")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer " + token) }
+        switch body {
+        case .form(let fields):
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: Self.formEncoded(fields)))
+        case .json(let data):
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: data))
+        case nil:
+            break
+        }
+        let metadata: Logger.Metadata = ["service": "\(service.rawValue)", "method": "\(method.rawValue)", "path": "\(path)"]
+        do {
+            let response = try await httpClient.execute(request, timeout: connection.requestTimeout.timeAmount)
+            let buffer = try await response.body.collect(upTo: Self.maxBodySize)
+            let status = Int(response.status.code)
+            logger.debug("Bella's Reef request", metadata: metadata.merging(["status": "\(status)"]) { $1 })
+            return ReefResponse(
+                status: status, contentType: response.headers.first(name: "Content-Type"),
+                body: Data(buffer.readableBytesView))
+        } catch {
+            let failure = BellasReefErrorMapping.transport(error)
+            logger.debug("Bella's Reef request failed", metadata: metadata.merging(["error": "\(failure)"]) { $1 })
+            throw failure
+        }
+    }
+
+    /// `application/x-www-form-urlencoded`: unreserved characters kept, space as `+`, the rest
+    /// percent-encoded (a password may hold `&`, `=` or `+`).
+    static func formEncoded(_ fields: [(name: String, value: String)]) -> String {
+        fields.map { formEscaped($0.name) + "=" + formEscaped($0.value) }.joined(separator: "&")
+    }
+
+    /// What a form value keeps as it is: ASCII letters and digits, `-._*`, and the space
+    /// (which becomes `+` afterwards).
+    static let formUnescaped = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._* ")
+
+    static func formEscaped(_ text: String) -> String {
+        (text.addingPercentEncoding(withAllowedCharacters: formUnescaped) ?? "").replacingOccurrences(of: " ", with: "+")
+    }
+
+    /// Decodes a 2xx body, or maps the failure.
+    func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: ReefResponse, what: String) throws -> T {
+        guard response.isSuccess else { throw failure(response) }
+        do {
+            return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw BellasReefErrorMapping.undecodable(what, status: response.status)
+        }
+    }
+
+    func failure(_ response: ReefResponse) -> BellasReefError {
+        BellasReefErrorMapping.error(
+            status: response.status, contentType: response.contentType, body: response.body, context: .authenticated)
+    }
+}

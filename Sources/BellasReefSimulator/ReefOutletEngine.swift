@@ -1,0 +1,125 @@
+import Foundation
+import JSONDocument
+
+/// The smart-outlet service. Pure: state in, response out; plug delays are returned, not slept.
+enum ReefOutletEngine {
+    static let prefix = ["api", "smartoutlets", "outlets"]
+
+    static func route(_ request: ReefSimulatedRequest, options: BellasReefSimulator.Options) -> ReefRoute? {
+        let path = request.segments
+        switch (request.method, path) {
+        case ("GET", ["health"]):
+            return ReefEngine.publicRoute(ReefEngine.healthBody(service: "smartoutlets"))
+        case ("GET", prefix) where !request.trailingSlash:
+            return ReefRoute(authenticated: false) { state in
+                redirectToSlash(request, baseURL: state.baseURLs[.outlets] ?? "")
+            }
+        case ("GET", prefix):
+            let includeDisabled = request.queryItems["include_disabled"] == "true"
+            return ReefRoute(authenticated: true) { state in
+                .json(200, .array(state.outlets.filter { includeDisabled || $0.enabled }.map(outletBody)))
+            }
+        case (_, _) where path.count == 5 && Array(path.prefix(3)) == prefix:
+            guard let action = Action(method: request.method, name: path[4]) else { return nil }
+            return ReefRoute(authenticated: true) { state in
+                perform(action, id: path[3], state: &state, failureDelay: options.plugFailureDelay)
+            }
+        default:
+            return nil
+        }
+    }
+
+    enum Action: String {
+        case state, turnOn = "turn_on", turnOff = "turn_off", toggle
+
+        init?(method: String, name: String) {
+            guard let action = Action(rawValue: name), (action == .state) == (method == "GET") else { return nil }
+            self = action
+        }
+    }
+
+    static func perform(
+        _ action: Action, id: String, state: inout ReefSimulatorState, failureDelay: Duration
+    ) -> ReefSimulatedResponse {
+        guard UUID(uuidString: id) != nil else { return leakedSQL(id) }
+        guard let index = state.outletIndex(id) else {
+            return .coded(404, "outlet_not_found", "Outlet with ID \(id) not found")
+        }
+        guard state.outlets[index].enabled else {
+            return .coded(409, "outlet_disabled", "The operation cannot be completed because the outlet is disabled.")
+        }
+        var response = plugAnswer(action, outlet: &state.outlets[index])
+        if state.outlets[index].plug != .online { response.delay += failureDelay }
+        response.delay += state.outlets[index].slowness
+        return response
+    }
+
+    /// What the plug makes of the action (without the delays).
+    static func plugAnswer(_ action: Action, outlet: inout SimulatedOutlet) -> ReefSimulatedResponse {
+        switch (outlet.plug, action) {
+        case (.timingOut, _):
+            return .coded(504, "outlet_timeout", "Timed out talking to outlet \(outlet.id)")
+        case (.refusingConnections, .state):
+            // The real controller reports an unreachable plug as off, and online.
+            var unreachable = outlet
+            unreachable.isOn = false
+            unreachable.ratedPowerW = nil
+            unreachable.energyKWh = nil
+            return .json(200, stateBody(unreachable))
+        case (.refusingConnections, _):
+            return .coded(503, "outlet_connection_error", "Could not connect to outlet \(outlet.id)")
+        case (.online, .state):
+            return .json(200, stateBody(outlet))
+        case (.online, .turnOn), (.online, .turnOff):
+            outlet.isOn = action == .turnOn
+            let verb = action == .turnOn ? "on" : "off"
+            return .json(200, ["message": .string("Successfully turned \(verb) outlet \(outlet.id)")])
+        case (.online, .toggle):
+            outlet.isOn.toggle()
+            return .json(200, stateBody(outlet))
+        }
+    }
+
+    /// The real controller passes a non-UUID id to PostgreSQL and answers with the error.
+    static func leakedSQL(_ id: String) -> ReefSimulatedResponse {
+        .coded(
+            503, "outlet_connection_error",
+            "(sqlalchemy.dialects.postgresql.asyncpg.Error) <class 'asyncpg.exceptions.DataError'>: "
+                + "invalid input for query argument $1: '\(id)' (invalid UUID '\(id)')\n"
+                + "[SQL: SELECT smart_outlets.id, smart_outlets.name FROM smart_outlets "
+                + "WHERE smart_outlets.id = $1::UUID]")
+    }
+
+    /// 307 to the same path with the slash, absolute, query kept.
+    static func redirectToSlash(_ request: ReefSimulatedRequest, baseURL: String) -> ReefSimulatedResponse {
+        let location = baseURL + "/" + prefix.joined(separator: "/") + "/" + (request.rawQuery.map { "?" + $0 } ?? "")
+        return ReefSimulatedResponse(status: 307, body: .text(""), headers: ["Location": location])
+    }
+
+    static let volts = 231.067823
+
+    /// `SmartOutletState`; a plug without metering has every reading null.
+    static func stateBody(_ outlet: SimulatedOutlet) -> JSONValue {
+        let power = outlet.ratedPowerW.map { outlet.isOn ? $0 : 0 }
+        return [
+            "is_on": .bool(outlet.isOn),
+            "power_w": power.map(JSONValue.number) ?? nil,
+            "voltage_v": power == nil ? nil : .number(volts),
+            "current_a": power.map { .number($0 / volts) } ?? nil,
+            "energy_kwh": outlet.energyKWh.map(JSONValue.number) ?? nil,
+            "temperature_c": nil,
+            "is_online": true,
+        ]
+    }
+
+    /// `SmartOutletRead`.
+    static func outletBody(_ outlet: SimulatedOutlet) -> JSONValue {
+        [
+            "id": .string(outlet.id), "driver_type": "kasa", "driver_device_id": .string("sim-\(outlet.id.prefix(8))"),
+            "name": .string(outlet.name), "nickname": nil, "ip_address": "127.0.0.2", "auth_info": [:],
+            "location": outlet.location.map(JSONValue.string) ?? nil, "role": .string(outlet.role),
+            "enabled": .bool(outlet.enabled), "poller_enabled": true, "scheduler_enabled": true, "is_online": nil,
+            "created_at": "2026-11-22T12:46:10.223473", "updated_at": "2026-11-22T12:46:10.223479",
+        ]
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Bridges Hummingbird requests of one service to ``ReefEngine``: records, applies the
+/// service's fault, runs the engine under the lock, waits out delays outside it.
+struct ReefResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let service: BellasReefSimulator.Service
+    let state: NIOLockedValueBox<ReefSimulatorState>
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)
+        let target = request.head.path ?? "/"
+        let rawPath = String(target.prefix { $0 != "?" })
+        let rawQuery = target.contains("?") ? String(target.drop { $0 != "?" }.dropFirst()) : nil
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName.lowercased()
+            headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
+        }
+        let recorded = BellasReefSimulator.RecordedRequest(
+            method: request.method.rawValue, path: rawPath, query: rawQuery, headers: headers,
+            body: String(decoding: body, as: UTF8.self))
+        let simulated = ReefSimulatedRequest(
+            method: request.method.rawValue,
+            segments: rawPath.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
+            trailingSlash: rawPath.count > 1 && rawPath.hasSuffix("/"),
+            rawQuery: rawQuery, queryItems: ReefQuery.parse(rawQuery), headers: headers, body: body)
+
+        let service = self.service
+        let (fault, outcome) = state.withLockedValue { state in
+            state.requests[service, default: []].append(recorded)
+            let fault = state.faults[service]
+            if fault == .serverError { return (fault, ReefSimulatedResponse.internalError) }
+            return (fault, ReefEngine.handle(simulated, service: service, state: &state, now: state.options.now()))
+        }
+        if case .delay(let delay) = fault { try await Task.sleep(for: delay) }
+        if outcome.delay > .zero { try await Task.sleep(for: outcome.delay) }
+        return Self.response(outcome)
+    }
+
+    static func response(_ simulated: ReefSimulatedResponse) -> Response {
+        var headers = HTTPFields()
+        for (name, value) in simulated.headers {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
+        let bytes: [UInt8]
+        switch simulated.body {
+        case .json(let value):
+            headers[.contentType] = "application/json"
+            bytes = value.encoded()
+        case .text(let text):
+            headers[.contentType] = "text/plain; charset=utf-8"
+            bytes = Array(text.utf8)
+        }
+        return Response(
+            status: .init(code: simulated.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

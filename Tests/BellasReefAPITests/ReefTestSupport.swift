@@ -1,0 +1,91 @@
+import AsyncHTTPClient
+import BellasReefAPI
+import BellasReefSimulator
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+struct ReefFixture {
+    let simulator: BellasReefSimulator
+    let http: HTTPClient
+    let client: BellasReefClient
+
+    /// Requests of every service that are neither a login nor a `/health`.
+    var requestsNeedingToken: [BellasReefSimulator.RecordedRequest] {
+        BellasReefSimulator.Service.allCases.flatMap { simulator.requests($0) }
+            .filter { !$0.path.hasPrefix("/api/auth/") && $0.path != "/health" }
+    }
+
+    /// The core's `GET` requests to `path`.
+    func coreRequests(_ path: String) -> [BellasReefSimulator.RecordedRequest] {
+        simulator.requests(.core).filter { $0.path == path }
+    }
+}
+
+/// An HTTP client for loopback tests: redirects are not followed, refused connects fail at once.
+func makeTestHTTPClient() -> HTTPClient {
+    var configuration = HTTPClient.Configuration()
+    configuration.redirectConfiguration = .disallow
+    configuration.connectionPool.retryConnectionEstablishment = false
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+}
+
+/// A started simulator and a client of its three services; torn down afterwards.
+func withReef(
+    options: BellasReefSimulator.Options = .init(),
+    outlets: [SimulatedOutlet] = SimulatedOutlet.observed,
+    clientPassword: String? = nil,
+    requestTimeout: Duration = .seconds(5),
+    _ body: (ReefFixture) async throws -> Void
+) async throws {
+    let simulator = BellasReefSimulator(options: options, outlets: outlets)
+    try await simulator.start()
+    let http = makeTestHTTPClient()
+    let connection = BellasReefConnection(
+        coreURL: simulator.baseURL(.core), temperatureURL: simulator.baseURL(.temperature),
+        outletURL: simulator.baseURL(.outlets), username: options.username,
+        password: clientPassword ?? options.password, requestTimeout: requestTimeout)
+    var logger = Logger(label: "test.reef")
+    logger.logLevel = .critical
+    let client = BellasReefClient(connection: connection, httpClient: http, logger: logger)
+    // Torn down whatever the body did, then its error (if any) is rethrown.
+    var failure: (any Error)?
+    do { try await body(ReefFixture(simulator: simulator, http: http, client: client)) } catch { failure = error }
+    try? await http.shutdown()
+    await simulator.stop()
+    if let failure { throw failure }
+}
+
+/// The BellasReefError `body` threw (nil if none or another error).
+func reefError(_ body: () async throws -> Void) async -> BellasReefError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as BellasReefError {
+        return error
+    } catch {
+        return nil
+    }
+}
+
+/// One raw request, for checking the simulator itself.
+func rawRequest(
+    _ http: HTTPClient, _ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: String? = nil
+) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+    var request = HTTPClientRequest(url: url)
+    request.method = method
+    for (name, value) in headers { request.headers.add(name: name, value: value) }
+    if let body { request.body = .bytes(Array(body.utf8)) }
+    let response = try await http.execute(request, timeout: .seconds(5))
+    let text = try await response.body.collect(upTo: 1 << 20)
+    return (Int(response.status.code), response.headers, String(buffer: text))
+}
+
+/// A JWT-shaped token with `exp`, for the pure tests.
+func jwt(exp: Date) -> String {
+    let payload = Data(#"{"sub":"bellas","exp":\#(Int(exp.timeIntervalSince1970))}"#.utf8).base64EncodedString()
+        .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_")
+    return "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.\(payload).c2lnbmF0dXJl"
+}
