@@ -34,14 +34,12 @@ actor PiHoleInstance {
     /// Runs one API operation, recording its duration, outcome and any login it needed.
     private func measured<T: Sendable>(_ operation: (PiHoleClient) async throws -> T) async throws -> T {
         let api = try client
-        let started = ContinuousClock.now
         let result: Result<T, any Error>
         do {
-            result = .success(try await operation(api))
+            result = .success(try await metrics.measure { try await operation(api) })
         } catch {
             result = .failure(error)
         }
-        metrics.recordRequest(duration: ContinuousClock.now - started, failed: (try? result.get()) == nil)
         let logins = await api.loginCount
         // No suspension between the read and the write below: concurrent operations never count a login twice.
         metrics.recordLogins(logins - loginsRecorded)

@@ -1,7 +1,6 @@
 import BridgeCore
 import Foundation
 import Logging
-import Synchronization
 
 /// Pi-hole v6 on MQTT: blocking state, pause and resume, allow and deny lists.
 final class PiHoleIntegration: Integration {
@@ -11,7 +10,7 @@ final class PiHoleIntegration: Integration {
     let instances: [PiHoleInstance]
     private let wakeup = Wakeup()
     /// What went out last, so an unchanged state is not published again every poll.
-    private let published = Mutex<[String: StateMessage]>([:])
+    private let published = ChangedStatePublisher()
 
     /// Re-reads this long after a pause's end, so `enabled` shows up about when the Pi-hole
     /// resumes (it flips a little after the timer) rather than a whole poll later.
@@ -116,15 +115,10 @@ final class PiHoleIntegration: Integration {
         return .object(data)
     }
 
-    private enum StateMessage: Equatable {
-        case json(JSONValue)
-        case availability(Bool)
-    }
-
     private func publish(_ context: IntegrationContext) async {
         var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
         for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
-        var messages: [(topic: String, message: StateMessage)] = []
+        var messages: [(topic: String, message: ChangedStatePublisher.Message)] = []
         for (id, snapshot) in snapshots {
             messages.append((PiHoleTopics.instance(id), .json(snapshot.payload(id: id))))
             messages.append((PiHoleTopics.instanceAvailability(id), .availability(snapshot.available)))
@@ -132,17 +126,7 @@ final class PiHoleIntegration: Integration {
         }
         messages.append((PiHoleTopics.aggregate, .json(PiHoleAggregate(snapshots).payload)))
         messages.append((PiHoleTopics.availability, .availability(snapshots.contains { $0.snapshot.available })))
-        for (topic, message) in messages {
-            let changed = published.withLock { published in
-                defer { published[topic] = message }
-                return published[topic] != message
-            }
-            guard changed else { continue }
-            switch message {
-            case .json(let value): await context.publishState(topic, value)
-            case .availability(let online): await context.publishAvailability(topic, online: online)
-            }
-        }
+        await published.publish(messages, context: context)
     }
 
     /// The regular poll interval, or sooner when a pause is about to end.

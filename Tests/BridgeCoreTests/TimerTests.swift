@@ -68,6 +68,16 @@ import Testing
         #expect(error?.key == "bridge.state_dir")
     }
 
+    @Test func aTimerReadBackAfterARestartIsNeverDueEarlier() throws {
+        let directory = temporaryStateDirectory()
+        let first = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
+        let asked = Date().addingTimeInterval(2.5)
+        try first.set(key: "x", restore: nil, after: .milliseconds(2500))
+        // The file keeps whole seconds; the due time read back must not have lost the fraction.
+        let second = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
+        #expect(try #require(second.pending(key: "x")).dueAt >= asked)
+    }
+
     @Test func dueTimersFireOnceAndFailedRestoresAreTriedAgain() async throws {
         let directory = temporaryStateDirectory()
         let store = try TimerStore(directory: directory, logger: logger, retryDelay: .milliseconds(200))

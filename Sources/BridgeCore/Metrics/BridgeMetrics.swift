@@ -54,6 +54,20 @@ public struct UpstreamMetrics: Sendable {
         ).increment()
     }
 
+    /// Runs one API operation (a login it needed included), recording its duration and outcome.
+    /// Runs on the caller's executor (`nonisolated(nonsending)`), so an actor can measure its own work.
+    public nonisolated(nonsending) func measure<T: Sendable>(_ operation: () async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        do {
+            let value = try await operation()
+            recordRequest(duration: .now - started, failed: false)
+            return value
+        } catch {
+            recordRequest(duration: .now - started, failed: true)
+            throw error
+        }
+    }
+
     public func recordLogins(_ count: Int) {
         Counter(label: "home2mqtt_upstream_logins_total", dimensions: dimensions, factory: factory).increment(by: count)
     }

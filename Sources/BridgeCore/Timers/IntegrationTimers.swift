@@ -18,9 +18,13 @@ public struct IntegrationTimers: Sendable {
     @discardableResult
     public func set(key: String, restore: JSONValue, after delay: Duration) throws(CommandError) -> PersistedTimer? {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        let timer = PersistedTimer(integration: integration, key: key, restore: restore, dueAt: Date().addingTimeInterval(seconds))
+        // The file keeps whole seconds: the due time is rounded up to one, so that reading it back
+        // after a restart never brings the restore forward.
+        let now = Date()
+        let dueAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + seconds).rounded(.up))
+        let timer = PersistedTimer(integration: integration, key: key, restore: restore, dueAt: dueAt)
         do {
-            return try store.set(timer, after: delay)
+            return try store.set(timer, after: .milliseconds(Int64((dueAt.timeIntervalSince(now) * 1000).rounded(.up))))
         } catch {
             throw CommandError("the timer could not be saved: \(error)")
         }
