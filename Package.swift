@@ -76,12 +76,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // The MQTT side: health, temperatures and outlets on topics, outlet commands, timed restores.
+        .target(name: "BellasReefIntegration", dependencies: [
+            "BridgeCore", "BellasReefAPI", "UpstreamHTTP",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
 
         // posix_spawn with a clean signal state: the tests' brokers and the demo's mosquitto.
         .target(name: "ChildProcess"),
 
         .executableTarget(name: "home2mqtt", dependencies: [
             "BridgeCore", "PiHoleIntegration", "MQTT", "PiHoleSimulator", "ChildProcess",
+            "BellasReefIntegration", "BellasReefSimulator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -100,6 +106,10 @@ let package = Package(
             "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "PiHoleIntegration", "PiHoleSimulator",
         ]),
 
+        .target(name: "BellasReefTestSupport", dependencies: [
+            "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "BellasReefIntegration", "BellasReefSimulator",
+        ]),
+
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),
         .testTarget(name: "Home2MQTTTests", dependencies: [
@@ -111,6 +121,10 @@ let package = Package(
         .testTarget(name: "BellasReefAPITests", dependencies: [
             "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .testTarget(name: "BellasReefIntegrationTests", dependencies: [
+            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "BridgeCore", "MQTT",
+            "MQTTTestSupport", "BridgeTestSupport",
         ]),
         .testTarget(name: "UpstreamHTTPTests", dependencies: ["UpstreamHTTP"]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [

@@ -1,7 +1,9 @@
+import BellasReefIntegration
 import BridgeCore
 import PiHoleIntegration
 
 /// Every integration the bridge knows. Adding one is one line here, and its own folder.
 let integrationFactories: [any IntegrationFactory] = [
     PiHoleIntegrationFactory(),
+    ReefIntegrationFactory(),
 ]

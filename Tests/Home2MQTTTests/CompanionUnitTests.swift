@@ -17,6 +17,24 @@ import Testing
         #expect(throws: (any Error).self) { try PauseCommand.parse(["--pihole", "a/b"]) }
     }
 
+    @Test func outletMapsActionAndDuration() throws {
+        #expect(try OutletCommand.parse(["heater", "on"]).command(topics) == BridgeCommand(topic: "home/reef/outlet/heater/set", payload: "ON"))
+        let timed = try OutletCommand.parse(["return-pump", "off", "--for", "10m"]).command(topics)
+        #expect(timed.topic == "home/reef/outlet/return-pump/set")
+        #expect(JSONValue.parse(Array(timed.payload.utf8)) == ["state": "off", "for": 600])
+        #expect(OutletCommand.seconds("90s") == 90)
+        #expect(OutletCommand.seconds("1h") == 3600)
+        #expect(OutletCommand.seconds("45") == 45)
+        for bad in ["0", "10x", "m", "-5m", ""] { #expect(OutletCommand.seconds(bad) == nil, "\(bad)") }
+        #expect(throws: (any Error).self) { try OutletCommand.parse(["heater", "sideways"]) }
+        #expect(throws: (any Error).self) { try OutletCommand.parse(["heater", "on", "--for", "soon"]) }
+        #expect(throws: (any Error).self) { try OutletCommand.parse(["a/b", "on"]) }
+        let answer: JSONValue = ["name": "Return Pump", "state": "off", "restore_state": "on", "restore_at": "2026-11-23T14:13:12Z"]
+        let utc = TimeZone(identifier: "UTC")!
+        let now = try Date("2026-11-23T14:03:12Z", strategy: .iso8601)
+        #expect(try OutletCommand.parse(["return-pump", "off"]).describe(answer, timeZone: utc, now: now) == ["Return Pump is off, back on at 14:13:12"])
+    }
+
     @Test func resumeMapsTheInstance() throws {
         #expect(try ResumeCommand.parse([]).command(topics) == BridgeCommand(topic: "home/pihole/resume", payload: ""))
         #expect(try ResumeCommand.parse(["--pihole", "backup"]).command(topics) == BridgeCommand(topic: "home/pihole/backup/resume", payload: ""))

@@ -1,0 +1,91 @@
+import BellasReefAPI
+import BridgeCore
+
+/// Home Assistant entities of the controller's device: from the configuration, the system
+/// sensors and a connectivity sensor per service; while running, per outlet a switch, its
+/// meters and its pending restore, and per probe a temperature sensor.
+struct ReefDiscovery {
+    let topics: IntegrationTopics
+    let services: [BellasReefService]
+
+    private var device: DiscoveryDevice {
+        DiscoveryDevice(identifier: "\(topics.bridge.base)_reef", name: "Bella's Reef", model: "Bella's Reef controller", manufacturer: "Bella's Reef")
+    }
+
+    private func availability(_ service: BellasReefService) -> [String] {
+        [topics.topic(ReefTopics.serviceAvailability(service))]
+    }
+
+    var configured: [DiscoveryEntity] {
+        let system = JSONValue.string(topics.topic(ReefTopics.system))
+        let usage: [DiscoveryEntity] = [("cpu_percent", "CPU", "mdi:cpu-64-bit"), ("memory_percent", "Memory", "mdi:memory"), ("disk_percent", "Disk", "mdi:harddisk")].map { field, name, icon in
+            DiscoveryEntity(
+                component: "sensor", objectID: "reef_\(field)", name: name, device: device, availabilityTopics: availability(.core),
+                options: [
+                    "state_topic": system, "value_template": .string("{{ value_json.\(field) }}"), "unit_of_measurement": "%",
+                    "state_class": "measurement", "icon": .string(icon), "entity_category": "diagnostic",
+                ])
+        }
+        // Connectivity must stay readable while the service is away, so only the bridge's state gates it.
+        let connectivity = services.map { service in
+            DiscoveryEntity(
+                component: "binary_sensor", objectID: "reef_\(service.rawValue)_connectivity", name: "\(service.rawValue.capitalized) service",
+                device: device, availabilityTopics: [],
+                options: [
+                    "state_topic": .string(topics.topic(ReefTopics.serviceAvailability(service))), "payload_on": "online",
+                    "payload_off": "offline", "device_class": "connectivity", "entity_category": "diagnostic",
+                ])
+        }
+        return usage + connectivity
+    }
+
+    /// The outlets' and probes' entities, for `IntegrationContext.setRuntimeEntities`.
+    func runtime(_ snapshot: ReefSnapshot) -> [DiscoveryEntity] {
+        snapshot.outlets.values.sorted { $0.key < $1.key }.flatMap(outletEntities)
+            + snapshot.probes.values.sorted { $0.key < $1.key }.map(probeEntity)
+    }
+
+    private func outletEntities(_ status: OutletStatus) -> [DiscoveryEntity] {
+        let key = status.key
+        let name = status.outlet.name
+        let state = JSONValue.string(topics.topic(ReefTopics.outlet(key)))
+        let objectID = "reef_outlet_\(key.replacingOccurrences(of: "-", with: "_"))"
+        func entity(_ component: String, _ suffix: String?, _ entityName: String, _ options: [String: JSONValue]) -> DiscoveryEntity {
+            DiscoveryEntity(
+                component: component, objectID: suffix.map { "\(objectID)_\($0)" } ?? objectID, name: entityName, device: device,
+                availabilityTopics: availability(.outlets), options: options.merging(["state_topic": state]) { first, _ in first })
+        }
+        func meter(_ field: String, _ label: String, _ deviceClass: String, _ unit: String, _ stateClass: String) -> DiscoveryEntity {
+            entity("sensor", label.lowercased(), "\(name) \(label.lowercased())", [
+                "value_template": .string("{{ value_json.\(field) }}"), "device_class": .string(deviceClass),
+                "unit_of_measurement": .string(unit), "state_class": .string(stateClass),
+            ])
+        }
+        return [
+            entity("switch", nil, name, [
+                "command_topic": .string(topics.topic(ReefTopics.outletSet(key))),
+                "value_template": "{{ 'ON' if value_json.state == 'on' else ('OFF' if value_json.state == 'off' else None) }}",
+                "payload_on": "ON", "payload_off": "OFF", "icon": "mdi:power-socket-eu",
+            ]),
+            meter("power_w", "Power", "power", "W", "measurement"),
+            meter("voltage_v", "Voltage", "voltage", "V", "measurement"),
+            meter("current_a", "Current", "current", "A", "measurement"),
+            meter("energy_kwh", "Energy", "energy", "kWh", "total_increasing"),
+            entity("sensor", "restore_at", "\(name) restores at", [
+                "device_class": "timestamp", "value_template": "{{ value_json.restore_at if value_json.restore_at else None }}",
+            ]),
+        ]
+    }
+
+    private func probeEntity(_ status: ProbeStatus) -> DiscoveryEntity {
+        DiscoveryEntity(
+            component: "sensor", objectID: "reef_probe_\(status.key.replacingOccurrences(of: "-", with: "_"))_temperature",
+            name: status.probe.name, device: device, availabilityTopics: availability(.temperature),
+            options: [
+                "state_topic": .string(topics.topic(ReefTopics.probe(status.key))),
+                "value_template": "{{ value_json.value if value_json.status == 'ok' else None }}",
+                "device_class": "temperature", "state_class": "measurement",
+                "unit_of_measurement": .string(status.probe.unitSymbol),
+            ])
+    }
+}

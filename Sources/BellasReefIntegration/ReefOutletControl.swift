@@ -1,0 +1,101 @@
+import BellasReefAPI
+import BridgeCore
+import Foundation
+import Logging
+
+/// Switching outlets: commands, and the restores that timed commands promised. Every answer
+/// carries the outlet's state as read back after the change, so the sender knows the outcome.
+struct ReefOutletControl: Sendable {
+    let services: ReefServices
+    let poller: ReefOutletPoller
+    let logger: Logger
+
+    /// The outlet a command names, by key or id; the list is read first if it never was.
+    /// An unknown one is refused without any call for it.
+    func resolve(_ target: String) async throws(CommandError) -> OutletStatus {
+        if !services.state.read(\.outletsListed) { await poller.list() }
+        let (found, known) = services.state.read { ($0.outlet(matching: target), $0.outletKeys) }
+        guard let found else {
+            throw CommandError("unknown outlet '\(target)' (known: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+        }
+        return found
+    }
+
+    func perform(_ change: OutletSwitch, on target: String, timers: IntegrationTimers) async throws(CommandError) -> JSONValue {
+        let outlet = try await resolve(target)
+        let id = outlet.outlet.id
+        let timerKey = ReefTopics.restoreTimer(outletID: id)
+        do {
+            var restoreOn: Bool?
+            if change.duration != nil {
+                // A second timed command keeps the first one's promise: back to how it was before either.
+                if let pending = timers.pending(key: timerKey)?.restore["state"]?.stringValue {
+                    restoreOn = pending == "on"
+                } else {
+                    restoreOn = try await services.upstream.call(.outlets) { try await $0.outletState(id) }.isOn
+                }
+            }
+            switch change.action {
+            case .on: try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
+            case .off: try await services.upstream.call(.outlets) { try await $0.turnOff(id) }
+            case .toggle: _ = try await services.upstream.call(.outlets) { try await $0.toggle(id) }
+            }
+            if let duration = change.duration, let restoreOn {
+                try timers.set(key: timerKey, restore: ["state": restoreOn ? "on" : "off"], after: duration)
+            } else {
+                try timers.cancel(key: timerKey)
+            }
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw Self.commandError(error, key: outlet.key)
+        }
+        guard await readBack(id) else {
+            throw CommandError("\(outlet.key): switched, but its state could not be read back: \(services.state.read { $0.outlets[id]?.error } ?? "no answer")")
+        }
+        return services.state.read { ReefPayloads(snapshot: $0, services: [.outlets], pending: timers.pending).payload($0.outlets[id] ?? outlet) }
+    }
+
+    /// Carries out a restore that fell due. - Returns: whether it is settled (done, or can never
+    /// be: the outlet is gone or disabled); `false` has it tried again a little later.
+    func restore(_ timer: PersistedTimer) async -> Bool {
+        guard let id = ReefTopics.outletID(ofRestoreTimer: timer.key), let state = timer.restore["state"]?.stringValue,
+              let on = SwitchWord.parse(state)
+        else {
+            logger.error("a saved outlet restore makes no sense and is dropped", metadata: ["timer": "\(timer.key)"])
+            return true
+        }
+        let metadata: Logger.Metadata = ["outlet": "\(id)", "state": "\(state)"]
+        do {
+            if on {
+                try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
+            } else {
+                try await services.upstream.call(.outlets) { try await $0.turnOff(id) }
+            }
+        } catch let error as BellasReefError where [.notFound, .outletDisabled, .invalidID].contains(error.code) {
+            logger.error("an outlet could not be restored and never will be; giving up", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            services.state.update { $0.completedRestores.append(timer) }
+            return true
+        } catch {
+            logger.warning("an outlet could not be restored yet; trying again", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            return false
+        }
+        logger.info("outlet restored after a timed command", metadata: metadata)
+        services.state.update { $0.completedRestores.append(timer) }
+        _ = await readBack(id)
+        return true
+    }
+
+    /// Reads the outlet's state after a change. - Returns: whether the plug answered in time.
+    private func readBack(_ id: String) async -> Bool {
+        await poller.readState(id)
+        return services.state.read { $0.outlets[id]?.responding == true }
+    }
+
+    /// The controller's own code and words: `heater: outlet_disabled (HTTP 409): The operation …`.
+    static func commandError(_ error: any Error, key: String) -> CommandError {
+        guard let error = error as? BellasReefError else { return CommandError("\(key): \(error)") }
+        guard let code = error.controllerCode else { return CommandError("\(key): \(error)") }
+        return CommandError("\(key): \(code)\(error.status.map { " (HTTP \($0))" } ?? ""): \(error.message)")
+    }
+}

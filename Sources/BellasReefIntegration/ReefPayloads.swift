@@ -1,0 +1,125 @@
+import BellasReefAPI
+import BridgeCore
+import Foundation
+
+/// The retained state under `base/reef`, made from a snapshot (listed in docs/topics.md).
+struct ReefPayloads {
+    let snapshot: ReefSnapshot
+    /// The configured services (a turned-off one has no availability topic).
+    let services: [BellasReefService]
+    /// The integration's pending timers.
+    let pending: [PersistedTimer]
+
+    /// Pending restores by outlet id, less those already carried out.
+    private var restores: [String: PersistedTimer] {
+        let open = pending.filter { !snapshot.completedRestores.contains($0) }
+        return Dictionary(open.compactMap { timer in ReefTopics.outletID(ofRestoreTimer: timer.key).map { ($0, timer) } }) { first, _ in first }
+    }
+
+    var messages: [(topic: String, message: ChangedStatePublisher.Message)] {
+        var messages: [(topic: String, message: ChangedStatePublisher.Message)] = []
+        // Availability only once judged: a start is not an outage.
+        for service in services where snapshot.service(service).judged {
+            messages.append((ReefTopics.serviceAvailability(service), .availability(snapshot.service(service).available)))
+        }
+        if anyServiceAvailable || services.allSatisfy({ snapshot.service($0).judged }) {
+            messages.append((ReefTopics.availability, .availability(anyServiceAvailable)))
+        }
+        messages.append((ReefTopics.health, .json(health)))
+        if snapshot.hostInfo != nil || snapshot.systemUsage != nil { messages.append((ReefTopics.system, .json(system))) }
+        if snapshot.outletsListed {
+            messages.append((ReefTopics.outletIndex, .json(outletIndex)))
+            for outlet in snapshot.outlets.values { messages.append((ReefTopics.outlet(outlet.key), .json(payload(outlet)))) }
+        }
+        if snapshot.probesListed {
+            messages.append((ReefTopics.probeIndex, .json(probeIndex)))
+            for probe in snapshot.probes.values { messages.append((ReefTopics.probe(probe.key), .json(payload(probe)))) }
+        }
+        return messages
+    }
+
+    var anyServiceAvailable: Bool { services.contains { snapshot.service($0).available } }
+
+    var health: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: BellasReefService.allCases.map { service -> (String, JSONValue) in
+            guard services.contains(service) else { return (service.rawValue, ["status": "off", "available": false]) }
+            let status = snapshot.service(service)
+            var fields: [String: JSONValue] = [
+                "status": Self.text(status.health?.status), "service": Self.text(status.health?.service),
+                "version": Self.text(status.health?.version), "available": .bool(status.available),
+                "error": Self.text(status.error),
+            ]
+            if service == .temperature, !snapshot.probeRoutes { fields["probes"] = "not on this build" }
+            return (service.rawValue, .object(fields))
+        }))
+    }
+
+    var system: JSONValue {
+        let info = snapshot.hostInfo
+        let usage = snapshot.systemUsage
+        return [
+            "kernel": Self.text(info?.kernelVersion), "os": Self.text(info?.osName), "release": Self.text(info?.releaseName),
+            "model": Self.text(info?.model), "uptime": Self.text(info?.uptime),
+            "cpu_percent": Self.number(usage?.cpuPercent), "memory_percent": Self.number(usage?.memoryPercent),
+            "memory_used_gb": Self.number(usage?.memoryUsedGB), "memory_total_gb": Self.number(usage?.memoryTotalGB),
+            "disk_percent": Self.number(usage?.diskPercent), "disk_used_gb": Self.number(usage?.diskUsedGB),
+            "disk_total_gb": Self.number(usage?.diskTotalGB), "read_at": Self.time(snapshot.systemReadAt),
+        ]
+    }
+
+    var outletIndex: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: snapshot.outlets.values.map { outlet -> (String, JSONValue) in
+            (outlet.key, ["id": .string(outlet.outlet.id), "name": .string(outlet.outlet.name), "enabled": .bool(outlet.outlet.enabled)])
+        }))
+    }
+
+    var probeIndex: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: snapshot.probes.values.map { probe -> (String, JSONValue) in
+            (probe.key, ["id": .number(Double(probe.probe.id)), "address": .string(probe.probe.address), "name": .string(probe.probe.name)])
+        }))
+    }
+
+    /// `state` is `on`/`off` only while the plug answers in time; otherwise `unknown`, with what
+    /// it last said in `last_known` (at `last_seen`): an unreachable plug reads "off" on the
+    /// controller, which must not pass for the truth.
+    func payload(_ status: OutletStatus) -> JSONValue {
+        let outlet = status.outlet
+        let current = outlet.enabled && status.responding == true && snapshot.service(.outlets).available
+        let reading = current ? status.lastState : nil
+        let restore = restores[outlet.id]
+        let state: String
+        if !outlet.enabled {
+            state = "disabled"
+        } else if let reading {
+            state = reading.isOn ? "on" : "off"
+        } else {
+            state = "unknown"
+        }
+        return [
+            "id": .string(outlet.id), "name": .string(outlet.name), "role": .string(outlet.role),
+            "state": .string(state), "enabled": .bool(outlet.enabled),
+            "responding": outlet.enabled && snapshot.service(.outlets).available ? status.responding.map(JSONValue.bool) ?? .null : .null,
+            "power_w": Self.number(reading?.powerW), "voltage_v": Self.number(reading?.voltageV),
+            "current_a": Self.number(reading?.currentA), "energy_kwh": Self.number(reading?.energyKWh),
+            "last_known": status.lastState.map { .string($0.isOn ? "on" : "off") } ?? .null,
+            "last_seen": Self.time(status.lastSeen),
+            "error": outlet.enabled ? Self.text(status.error ?? snapshot.service(.outlets).error) : .null,
+            "restore_at": Self.time(restore?.dueAt), "restore_state": restore?.restore["state"] ?? .null,
+        ]
+    }
+
+    /// `status` is `ok` with the reading, or `error` with no value at all.
+    func payload(_ status: ProbeStatus) -> JSONValue {
+        [
+            "id": .number(Double(status.probe.id)), "address": .string(status.probe.address), "name": .string(status.probe.name),
+            "status": status.error == nil && status.value != nil ? "ok" : "error",
+            "value": Self.number(status.value.map { ($0 * 100).rounded() / 100 }),
+            "unit": .string(status.probe.unitSymbol),
+            "read_at": Self.time(status.error == nil ? status.readAt : nil), "error": Self.text(status.error),
+        ]
+    }
+
+    static func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+    static func time(_ value: Date?) -> JSONValue { value.map { .string($0.formatted(.iso8601)) } ?? .null }
+}

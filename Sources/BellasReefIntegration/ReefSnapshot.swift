@@ -1,0 +1,137 @@
+import BellasReefAPI
+import BridgeCore
+import Foundation
+
+/// Everything the bridge last saw of the controller; the payloads are made from it
+/// (`ReefPayloads`), and each poller changes only its own part.
+struct ReefSnapshot: Sendable {
+    var services: [BellasReefService: ServiceStatus] = [:]
+    var hostInfo: BellasReefHostInfo?
+    var systemUsage: BellasReefSystemUsage?
+    var systemReadAt: Date?
+
+    /// By outlet id; `outletsListed` once the list was read (until then no outlet is known).
+    var outlets: [String: OutletStatus] = [:]
+    var outletsListed = false
+    /// By hardware address.
+    var probes: [String: ProbeStatus] = [:]
+    var probesListed = false
+    /// `false` once the temperature service answered `/probe/list` with 404 (the newest build).
+    var probeRoutes = true
+
+    /// Restores already carried out whose timers the store has not dropped yet: they are no
+    /// longer pending for anyone reading the state.
+    var completedRestores: [PersistedTimer] = []
+
+    func service(_ service: BellasReefService) -> ServiceStatus { services[service] ?? ServiceStatus() }
+
+    /// Takes a new outlet list: known outlets keep what was read of them, gone ones are dropped,
+    /// and keys are assigned anew (a new name, or a new namesake, changes them).
+    mutating func replaceOutlets(_ list: [BellasReefOutlet]) {
+        let keys = TopicKey.assign(list.map { ($0.id, $0.name) }, fallback: "outlet")
+        var updated: [String: OutletStatus] = [:]
+        for outlet in list {
+            var status = outlets[outlet.id] ?? OutletStatus(outlet: outlet, key: "")
+            status.outlet = outlet
+            status.key = keys[outlet.id] ?? outlet.id
+            updated[outlet.id] = status
+        }
+        outlets = updated
+        outletsListed = true
+    }
+
+    mutating func replaceProbes(_ list: [BellasReefProbe]) {
+        let keys = TopicKey.assign(list.map { ($0.address, $0.name) }, fallback: "probe")
+        var updated: [String: ProbeStatus] = [:]
+        for probe in list {
+            var status = probes[probe.address] ?? ProbeStatus(probe: probe, key: "")
+            status.probe = probe
+            status.key = keys[probe.address] ?? probe.address
+            updated[probe.address] = status
+        }
+        probes = updated
+        probesListed = true
+    }
+
+    /// The outlet a command names: by its key, or by its id (a UUID, in any case).
+    func outlet(matching target: String) -> OutletStatus? {
+        if let byKey = outlets.values.first(where: { $0.key == target }) { return byKey }
+        guard let uuid = UUID(uuidString: target) else { return nil }
+        return outlets[uuid.uuidString.lowercased()]
+    }
+
+    var outletKeys: [String] { outlets.values.map(\.key).sorted() }
+}
+
+/// What the bridge knows of one service.
+struct ServiceStatus: Sendable, Equatable {
+    /// `false` until the service's first poll has ended: nothing is said of it before.
+    var judged = false
+    var available = false
+    var health: BellasReefHealth?
+    /// Why it is unavailable.
+    var error: String?
+}
+
+/// One outlet: what the controller lists, and the last state read that the plug answered in time.
+struct OutletStatus: Sendable, Equatable {
+    var outlet: BellasReefOutlet
+    var key: String
+    var lastState: BellasReefOutletState?
+    var lastSeen: Date?
+    /// Whether the last state read was answered, and in time; `nil` before the first read.
+    var responding: Bool?
+    var error: String?
+
+    /// Records a state read: trusted only when it came in time.
+    mutating func record(_ result: Result<BellasReefOutletState, any Error>, took elapsed: Duration, at now: Date) {
+        switch result {
+        case .success(let state) where elapsed <= ReefConfiguration.slowPlug:
+            lastState = state
+            lastSeen = now
+            responding = true
+            error = nil
+        case .success:
+            responding = false
+            error = "the plug took \(elapsed.secondsText) to answer"
+        case .failure(let failure):
+            responding = false
+            error = "\(failure)"
+        }
+    }
+
+    /// No answer yet after `ReefConfiguration.slowPlug`: shown at once, before the read ends.
+    mutating func markSlow() {
+        responding = false
+        error = "no answer within \(ReefConfiguration.slowPlug.secondsText)"
+    }
+}
+
+/// One probe: its registration and its latest reading — never an older one when a read fails.
+struct ProbeStatus: Sendable, Equatable {
+    var probe: BellasReefProbe
+    var key: String
+    var value: Double?
+    var readAt: Date?
+    var error: String?
+
+    mutating func record(_ result: Result<Double, any Error>, at now: Date) {
+        switch result {
+        case .success(let reading):
+            value = reading
+            readAt = now
+            error = nil
+        case .failure(let failure):
+            value = nil
+            error = "\(failure)"
+        }
+    }
+}
+
+extension Duration {
+    /// `2.0 s`, for messages.
+    var secondsText: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return String(format: "%.1f s", seconds)
+    }
+}

@@ -1,0 +1,38 @@
+import BellasReefAPI
+
+/// Every Bella's Reef topic below `base/reef`, in one place (listed for users in docs/topics.md).
+/// Public so that clients (the `home2mqtt outlet` companion command) address the same topics.
+public enum ReefTopics {
+    /// The topic level below the base topic, and the configuration section.
+    public static let name = "reef"
+
+    /// `online` while at least one service of the controller answers.
+    public static let availability = "availability"
+    /// Status, service name and version of each service.
+    public static let health = "health"
+    /// Host info and system usage of the controller.
+    public static let system = "system"
+    /// key → id and name of every outlet, and of every probe.
+    public static let outletIndex = "outlets"
+    public static let probeIndex = "probes"
+
+    /// `core/availability`, `temperature/availability`, `outlets/availability`.
+    public static func serviceAvailability(_ service: BellasReefService) -> String { "\(service.rawValue)/availability" }
+
+    public static func outlet(_ key: String) -> String { "outlet/\(key)" }
+    public static func probe(_ key: String) -> String { "probe/\(key)" }
+
+    /// `ON`, `OFF`, `TOGGLE` or `{"state":"off","for":600}`; `<key>` may also be the outlet's id.
+    public static func outletSet(_ key: String) -> String { "outlet/\(key)/set" }
+    /// Reads everything now.
+    public static let refresh = "refresh"
+
+    /// Exact command topics only, so that the bridge never hears its own state or responses.
+    static let commandFilters = ["outlet/+/set", refresh]
+
+    /// The persisted timer that restores an outlet after a timed command.
+    static func restoreTimer(outletID: String) -> String { "outlet/\(outletID)" }
+    static func outletID(ofRestoreTimer key: String) -> String? {
+        key.hasPrefix("outlet/") ? String(key.dropFirst("outlet/".count)) : nil
+    }
+}

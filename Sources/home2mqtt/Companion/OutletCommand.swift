@@ -1,0 +1,69 @@
+import ArgumentParser
+import BellasReefIntegration
+import BridgeCore
+import Foundation
+
+/// `home2mqtt outlet NAME on|off|toggle [--for 10m]`: switches an aquarium outlet.
+struct OutletCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outlet",
+        abstract: "Switch a Bella's Reef outlet on, off or over; with --for, only for a while. Exit 0 on success."
+    )
+
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case on, off, toggle
+    }
+
+    @Argument(help: "The outlet: its key (return-pump, as in home/reef/outlets) or its id.")
+    var outlet: String
+
+    @Argument(help: "on, off or toggle.")
+    var action: Action
+
+    @Option(name: .customLong("for"), help: "For how long, then the outlet goes back as it was: 90s, 10m, 1h (plain seconds too).")
+    var duration: String?
+
+    @OptionGroup var options: CompanionOptions
+
+    func validate() throws {
+        guard !outlet.isEmpty, !outlet.contains(where: { "/+#".contains($0) || $0.isWhitespace }) else {
+            throw ValidationError("the outlet is a key such as 'return-pump' or an id, got '\(outlet)'")
+        }
+        if let duration, Self.seconds(duration) == nil {
+            throw ValidationError("--for takes a duration such as 90s, 10m or 1h, got '\(duration)'")
+        }
+    }
+
+    func run() async throws {
+        try await options.send(command, describe: { describe($0) })
+    }
+
+    /// `{"state":"off","for":600}` to `home/reef/outlet/<key>/set`; plain `ON`/`OFF`/`TOGGLE` without `--for`.
+    func command(_ topics: BridgeTopics) -> BridgeCommand {
+        let topic = IntegrationTopics(bridge: topics, name: ReefTopics.name).topic(ReefTopics.outletSet(outlet))
+        guard let duration, let seconds = Self.seconds(duration) else {
+            return BridgeCommand(topic: topic, payload: action.rawValue.uppercased())
+        }
+        return BridgeCommand(topic: topic, payload: JSONValue.object(["state": .string(action.rawValue), "for": .number(Double(seconds))]).encodedString())
+    }
+
+    func describe(_ data: JSONValue, timeZone: TimeZone = .current, now: Date = Date()) -> [String] {
+        let name = data["name"]?.stringValue ?? outlet
+        var line = "\(name) is \(data["state"]?.stringValue ?? "unknown")"
+        if let restoreAt = data["restore_at"]?.stringValue, let time = TextFormat.localTime(restoreAt, timeZone: timeZone, now: now) {
+            line += ", back \(data["restore_state"]?.stringValue ?? "as it was") at \(time)"
+        }
+        return [line]
+    }
+
+    /// `90s`, `10m`, `1h`, `2d`, or plain seconds → seconds; `nil` for anything else or zero.
+    static func seconds(_ text: String) -> Int? {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let last = trimmed.last else { return nil }
+        let (digits, unit) = units[last].map { (trimmed.dropLast(), $0) } ?? (Substring(trimmed), 1)
+        guard let count = Int(digits), count > 0 else { return nil }
+        let (product, overflow) = count.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : product
+    }
+}

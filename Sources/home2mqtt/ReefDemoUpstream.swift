@@ -1,0 +1,51 @@
+import BellasReefIntegration
+import BellasReefSimulator
+
+/// A simulated Bella's Reef controller: the core, temperature and smart-outlet services with the
+/// observed controller's return pump, heater, disabled plug and two probes.
+struct ReefDemoUpstream: DemoUpstream {
+    func start() async throws -> any RunningDemoUpstream {
+        let simulator = BellasReefSimulator()
+        try await simulator.start()
+        return RunningReefSimulator(simulator: simulator)
+    }
+}
+
+struct RunningReefSimulator: RunningDemoUpstream {
+    let simulator: BellasReefSimulator
+    static let credentials = (username: "bellas", password: "reefrocks")
+
+    var configurationYAML: String {
+        // Short polls so that a change made on the simulator shows within seconds.
+        """
+        reef:
+          url: \(simulator.baseURL(.core))
+          temperature_url: \(simulator.baseURL(.temperature))
+          outlets_url: \(simulator.baseURL(.outlets))
+          username: \(Self.credentials.username)
+          password: \(Self.credentials.password)
+          metrics_interval: 10
+          temperature_interval: 5
+          outlets_interval: 2
+
+        """
+    }
+
+    func banner(broker: DemoBrokerAddress) -> [String] {
+        let publish = "mosquitto_pub -h \(broker.host) -p \(broker.port)"
+        return [
+            "Bella's Reef simulator (user \"\(Self.credentials.username)\", password \"\(Self.credentials.password)\"):",
+            "  core         \(simulator.baseURL(.core))",
+            "  temperature  \(simulator.baseURL(.temperature))",
+            "  outlets      \(simulator.baseURL(.outlets))",
+            "Switch the heater on, then the return pump off for 60 s (feeding time; it comes back on by itself):",
+            "  \(publish) -t home/reef/\(ReefTopics.outletSet("heater")) -m ON",
+            "  \(publish) -t home/reef/\(ReefTopics.outletSet("return-pump")) -m '{\"state\":\"off\",\"for\":60}'",
+            "  home2mqtt outlet return-pump off --for 1m --port \(broker.port)",
+        ]
+    }
+
+    func stop() async {
+        await simulator.stop()
+    }
+}

@@ -1,0 +1,43 @@
+import BellasReefSimulator
+import BellasReefTestSupport
+import BridgeCore
+import BridgeTestSupport
+import MQTTTestSupport
+import Testing
+
+@Suite struct ReefAuthTests {
+    /// A 401 makes the client log in again and retry the same request: the same path twice in a row.
+    private func retriedPaths(_ requests: [BellasReefSimulator.RecordedRequest]) -> [String] {
+        let authenticated = requests.filter { $0.bearerToken != nil }
+        return zip(authenticated, authenticated.dropFirst()).filter { $0.path == $1.path && $0.bearerToken != $1.bearerToken }.map(\.0.path)
+    }
+
+    @Test func aShortLivedTokenIsRenewedBeforeItExpires() async throws {
+        var options = BellasReefSimulator.Options()
+        options.tokenLifetime = .seconds(4)
+        try await ReefFixture.run(options: options) { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            try await waitUntil("two renewals", timeout: .seconds(15)) { fixture.simulator.loginCount >= 3 }
+            // Every token was replaced before its exp: no request was refused and sent again.
+            #expect(retriedPaths(fixture.simulator.requests(.core)) == [])
+            #expect(retriedPaths(fixture.simulator.requests(.temperature)) == [])
+            #expect(retriedPaths(fixture.simulator.requests(.outlets)) == [])
+            #expect(!observer.recorder.messages.contains { $0.topic.hasSuffix("/availability") && $0.payloadString == "offline" })
+        }
+    }
+
+    @Test func aRefusedTokenIsHealedWithOneLogin() async throws {
+        try await ReefFixture.run { fixture, observer in
+            let first = try await observer.latest("home/reef/system") { $0["read_at"] != nil && $0["read_at"] != .null }
+            #expect(fixture.simulator.loginCount == 1)
+            fixture.simulator.expireAllTokens()
+            _ = try await observer.latest("home/reef/system") { $0["read_at"] != first["read_at"] }
+            try await Task.sleep(for: .seconds(2))
+            // The three services' loops all met the refusal; one login served them all.
+            #expect(fixture.simulator.loginCount == 2)
+            // It was a refusal, healed by a retry (on whichever service met it first).
+            #expect(BellasReefSimulator.Service.allCases.contains { !retriedPaths(fixture.simulator.requests($0)).isEmpty })
+            #expect(!observer.recorder.messages.contains { $0.topic.hasSuffix("/availability") && $0.payloadString == "offline" })
+        }
+    }
+}

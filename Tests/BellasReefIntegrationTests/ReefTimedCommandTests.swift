@@ -1,0 +1,71 @@
+import BellasReefSimulator
+import BellasReefTestSupport
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTTTestSupport
+import Testing
+
+@Suite struct ReefTimedCommandTests {
+    private func turnOns(_ fixture: ReefFixture, _ id: String) -> Int {
+        fixture.outletCalls(id).filter { $0.method == "POST" && $0.path.hasSuffix("/turn_on") }.count
+    }
+
+    @Test func aTimedOffIsRestoredWhenDue() async throws {
+        try await ReefFixture.run { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            let response = try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":2}"#)
+            #expect(response["data"]?["state"] == "off", "\(response)")
+            #expect(response["data"]?["restore_state"] == "on")
+            #expect(response["data"]?["restore_at"]?.stringValue != nil)
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "off" && $0["restore_at"] != .null }
+            #expect(turnOns(fixture, Outlets.returnPump) == 0)
+            let restored = try await observer.latest("home/reef/outlet/return-pump", timeout: .seconds(8)) {
+                $0["state"] == "on" && $0["restore_at"] == .null
+            }
+            #expect(restored["restore_state"] == .null)
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
+            #expect(turnOns(fixture, Outlets.returnPump) == 1)
+        }
+    }
+
+    @Test func aPlainCommandCancelsThePendingRestore() async throws {
+        try await ReefFixture.run { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            #expect(try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":2}"#)["status"] == "ok")
+            let plain = try await observer.command("home/reef/outlet/return-pump/set", "OFF")
+            #expect(plain["data"]?["restore_at"] == .null, "\(plain)")
+            try await Task.sleep(for: .seconds(3))
+            #expect(turnOns(fixture, Outlets.returnPump) == 0)
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+        }
+    }
+
+    @Test func aTimedOffIsRestoredAcrossARestart() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            let stateDirectory = temporaryStateDirectory()
+            let yaml = "bridge:\n  state_dir: \(stateDirectory)\n" + ReefFixture.yaml(fixture.simulator)
+            var due = Date()
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+                let response = try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":4}"#)
+                #expect(response["status"] == "ok", "\(response)")
+                // Whole seconds in the answer: due no earlier than this.
+                due = try Date(response["data"]?["restore_at"]?.stringValue ?? "", strategy: .iso8601)
+            }
+            // The first bridge is gone; the promise is in the file, and nothing restored the pump yet.
+            let saved = try String(contentsOfFile: stateDirectory + "/timers.json", encoding: .utf8)
+            #expect(saved.contains(Outlets.returnPump))
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                try await waitUntil("the pump is back on", timeout: .seconds(10)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
+                #expect(Date() >= due, "restored \(due.timeIntervalSinceNow) s before it was due")
+                #expect(turnOns(fixture, Outlets.returnPump) == 1)
+                _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" && $0["restore_at"] == .null }
+            }
+            let after = try String(contentsOfFile: stateDirectory + "/timers.json", encoding: .utf8)
+            #expect(!after.contains(Outlets.returnPump))
+        }
+    }
+}
