@@ -28,29 +28,27 @@ struct ReefSnapshot: Sendable {
     /// Takes a new outlet list: known outlets keep what was read of them, gone ones are dropped,
     /// and keys are assigned anew (a new name, or a new namesake, changes them).
     mutating func replaceOutlets(_ list: [BellasReefOutlet]) {
-        let keys = TopicKey.assign(list.map { ($0.id, $0.name) }, fallback: "outlet")
-        var updated: [String: OutletStatus] = [:]
-        for outlet in list {
-            var status = outlets[outlet.id] ?? OutletStatus(outlet: outlet, key: "")
-            status.outlet = outlet
-            status.key = keys[outlet.id] ?? outlet.id
-            updated[outlet.id] = status
-        }
-        outlets = updated
+        outlets = Self.relisted(list, old: outlets, id: \.id, name: \.name, fallback: "outlet")
         outletsListed = true
     }
 
     mutating func replaceProbes(_ list: [BellasReefProbe]) {
-        let keys = TopicKey.assign(list.map { ($0.address, $0.name) }, fallback: "probe")
-        var updated: [String: ProbeStatus] = [:]
-        for probe in list {
-            var status = probes[probe.address] ?? ProbeStatus(probe: probe, key: "")
-            status.probe = probe
-            status.key = keys[probe.address] ?? probe.address
-            updated[probe.address] = status
-        }
-        probes = updated
+        probes = Self.relisted(list, old: probes, id: \.address, name: \.name, fallback: "probe")
         probesListed = true
+    }
+
+    /// The statuses of a new list, by id: each keeps what was known of it, with its new listing and key.
+    private static func relisted<Status: ListedStatus>(
+        _ list: [Status.Listing], old: [String: Status], id: (Status.Listing) -> String, name: (Status.Listing) -> String,
+        fallback: String
+    ) -> [String: Status] {
+        let keys = TopicKey.assign(list.map { (id($0), name($0)) }, fallback: fallback)
+        return Dictionary(list.map { listing in
+            let key = keys[id(listing)] ?? id(listing)
+            guard var status = old[id(listing)] else { return (id(listing), Status(listing, key: key)) }
+            status.relist(listing, key: key)
+            return (id(listing), status)
+        }) { _, last in last }
     }
 
     /// The outlet a command names: by its key, or by its id (a UUID, in any case).
@@ -61,6 +59,23 @@ struct ReefSnapshot: Sendable {
     }
 
     var outletKeys: [String] { outlets.values.map(\.key).sorted() }
+}
+
+/// An outlet's or probe's status, made from the controller's listing and kept across lists.
+protocol ListedStatus {
+    associatedtype Listing
+    init(_ listing: Listing, key: String)
+    mutating func relist(_ listing: Listing, key: String)
+}
+
+extension OutletStatus: ListedStatus {
+    init(_ listing: BellasReefOutlet, key: String) { self.init(outlet: listing, key: key) }
+    mutating func relist(_ listing: BellasReefOutlet, key: String) { (outlet, self.key) = (listing, key) }
+}
+
+extension ProbeStatus: ListedStatus {
+    init(_ listing: BellasReefProbe, key: String) { self.init(probe: listing, key: key) }
+    mutating func relist(_ listing: BellasReefProbe, key: String) { (probe, self.key) = (listing, key) }
 }
 
 /// What the bridge knows of one service.

@@ -63,14 +63,9 @@ public struct ReefFixture: Sendable {
         let integration = try ReefIntegrationFactory().make(
             section: configuration.section(ReefTopics.name), environment: IntegrationEnvironment(logger: testLogger("reef")))
         try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!]) {
-            let observer = try await Observer(broker, subscribe: ["home/#", "homeassistant/#"])
-            do {
+            try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"]) { observer in
                 try await body(self, observer)
-            } catch {
-                await observer.disconnect()
-                throw error
             }
-            await observer.disconnect()
         }
     }
 

@@ -122,4 +122,21 @@ public struct Observer: Sendable {
     public func disconnect() async {
         await client.disconnect()
     }
+
+    /// Connects an observer of `filters` for the length of `body`, and disconnects it after,
+    /// also when `body` throws.
+    public static func watching<T: Sendable>(
+        _ broker: TestBroker, subscribe filters: [String], configure: (inout MQTTConfiguration) -> Void = { _ in },
+        _ body: (Observer) async throws -> T
+    ) async throws -> T {
+        let observer = try await Observer(broker, subscribe: filters, configure: configure)
+        do {
+            let result = try await body(observer)
+            await observer.disconnect()
+            return result
+        } catch {
+            await observer.disconnect()
+            throw error
+        }
+    }
 }

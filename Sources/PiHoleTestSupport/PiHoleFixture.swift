@@ -80,14 +80,9 @@ public struct PiHoleFixture: Sendable {
             section: configuration.section("pihole"), environment: IntegrationEnvironment(logger: testLogger("pihole"))
         )
         try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!], observer: configureObserver) {
-            let observer = try await Observer(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver)
-            do {
+            try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver) { observer in
                 try await body(self, observer)
-            } catch {
-                await observer.disconnect()
-                throw error
             }
-            await observer.disconnect()
         }
     }
 
