@@ -99,8 +99,8 @@ struct ReefPayloads {
             "id": .string(outlet.id), "name": .string(outlet.name), "role": .string(outlet.role),
             "state": .string(state), "enabled": .bool(outlet.enabled),
             "responding": outlet.enabled && snapshot.service(.outlets).available ? status.responding.map(JSONValue.bool) ?? .null : .null,
-            "power_w": Self.number(reading?.powerW), "voltage_v": Self.number(reading?.voltageV),
-            "current_a": Self.number(reading?.currentA), "energy_kwh": Self.number(reading?.energyKWh),
+            "power_w": Self.number(reading?.powerW, places: 2), "voltage_v": Self.number(reading?.voltageV, places: 1),
+            "current_a": Self.number(reading?.currentA, places: 3), "energy_kwh": Self.number(reading?.energyKWh, places: 3),
             "last_known": status.lastState.map { .string($0.isOn ? "on" : "off") } ?? .null,
             "last_seen": Self.time(status.lastSeen),
             "error": outlet.enabled ? Self.text(status.error ?? snapshot.service(.outlets).error) : .null,
@@ -113,7 +113,7 @@ struct ReefPayloads {
         [
             "id": .number(Double(status.probe.id)), "address": .string(status.probe.address), "name": .string(status.probe.name),
             "status": status.error == nil && status.value != nil ? "ok" : "error",
-            "value": Self.number(status.value.map { ($0 * 100).rounded() / 100 }),
+            "value": Self.number(status.value, places: 2),
             "unit": .string(status.probe.unitSymbol),
             "read_at": Self.time(status.error == nil ? status.readAt : nil), "error": Self.text(status.error),
         ]
@@ -121,5 +121,10 @@ struct ReefPayloads {
 
     static func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
     static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+    /// Rounded to what the meter can tell: 231.067823 V is 231.1 V.
+    static func number(_ value: Double?, places: Int) -> JSONValue {
+        let scale = pow(10, Double(places))
+        return number(value.map { ($0 * scale).rounded() / scale })
+    }
     static func time(_ value: Date?) -> JSONValue { value.map { .string($0.formatted(.iso8601)) } ?? .null }
 }

@@ -6,7 +6,10 @@ import Foundation
 /// Generic on purpose: an integration's section comes from its topics alone. Its root's JSON
 /// object gives the header, its availability topic the header's first word; every JSON object
 /// below the root is a row of a table (one table per parent topic), with its own `…/availability`
-/// as a column; other values are listed by topic. `columns` only orders and names well-known fields.
+/// as a column; other values are listed by topic. An object whose every value is itself an object
+/// or a list (an index, a summary by service) is left out: the rows show the same things. A lone
+/// row with many fields is printed as a list of fields instead of a table too wide to read.
+/// `columns` only orders and names well-known fields.
 struct StatusTable {
     let base: String
     /// Payloads by full topic.
@@ -16,12 +19,15 @@ struct StatusTable {
 
     /// Fields shown in this order and with these headings; any other field follows, by name.
     static let columns: [(key: String, heading: String)] = [
+        ("name", "NAME"), ("state", "STATE"), ("status", "STATUS"), ("value", "VALUE"), ("unit", "UNIT"), ("power_w", "POWER W"),
         ("blocking", "BLOCKING"), ("timer", "PAUSE LEFT"), ("resumes_at", "RESUMES AT"),
         ("last_known", "LAST KNOWN"), ("last_seen", "LAST SEEN"),
         ("host", "HOST"), ("version", "VERSION"), ("error", "ERROR"),
     ]
     /// Fields the table already shows another way: the row's name, the availability column.
     static let hidden: Set<String> = ["id", "available"]
+    /// More fields than this in a lone row: printed as a list.
+    static let widestLoneRow = 8
     /// Top-level topics that are not integrations.
     static let notIntegrations: Set<String> = ["bridge", "replies"]
 
@@ -71,7 +77,8 @@ struct StatusTable {
         let entries = Dictionary(uniqueKeysWithValues: state.filter { $0.key == root || $0.key.hasPrefix(root + "/") }.map {
             (String($0.key.dropFirst(root.count).drop(while: { $0 == "/" })), $0.value)
         })
-        let rowPaths = entries.filter { !$0.key.isEmpty && $0.value.isObject }.keys
+        let indexes = Set(entries.filter { !$0.key.isEmpty && Self.isIndex($0.value) }.keys)
+        let rowPaths = entries.filter { !$0.key.isEmpty && $0.value.isObject && !indexes.contains($0.key) }.keys
         let availability = { (path: String) in entries[path.isEmpty ? "availability" : "\(path)/availability"]?.stringValue }
 
         var header = [name, availability("") ?? (entries.isEmpty ? "no state yet" : "")]
@@ -89,7 +96,7 @@ struct StatusTable {
             lines.append(contentsOf: rowTable(groups[group]!.sorted(), entries: entries, availability: availability))
         }
 
-        let covered = Set(rowPaths.flatMap { [$0, "\($0)/availability"] } + ["", "availability"])
+        let covered = Set(rowPaths.flatMap { [$0, "\($0)/availability"] } + ["", "availability"]).union(indexes)
         let loose = entries.keys.filter { !covered.contains($0) }.sorted()
         lines.append(contentsOf: TextFormat.table(loose.map { [$0, cell($0, entries[$0]!) ?? "-"] }, indent: "  "))
         return lines
@@ -101,6 +108,11 @@ struct StatusTable {
             .filter { key in objects.contains { cell(key, $0[key] ?? .null) != nil } }
             .sorted(by: Self.columnOrder)
         let showAvailability = paths.contains { availability($0) != nil }
+        if paths.count == 1, keys.count > Self.widestLoneRow {
+            let fields = (showAvailability ? [["availability", availability(paths[0]) ?? "-"]] : [])
+                + keys.map { [heading($0).lowercased(), cell($0, objects[0][$0] ?? .null) ?? "-"] }
+            return ["  \(paths[0])"] + TextFormat.table(fields, indent: "    ")
+        }
         var rows = [["ID"] + (showAvailability ? ["AVAILABILITY"] : []) + keys.map(heading)]
         for (path, object) in zip(paths, objects) {
             let id = String(path.split(separator: "/").last ?? "")
@@ -131,6 +143,12 @@ struct StatusTable {
     private static func columnOrder(_ a: String, _ b: String) -> Bool {
         let rank = { (key: String) in columns.firstIndex(where: { $0.key == key }) ?? columns.count }
         return (rank(a), a) < (rank(b), b)
+    }
+
+    /// An index or summary: an object whose values are all objects or lists.
+    private static func isIndex(_ value: JSONValue) -> Bool {
+        guard let members = value.objectValue else { return false }
+        return members.values.allSatisfy { if case .object = $0 { return true }; if case .array = $0 { return true }; return false }
     }
 
     private static func parent(_ path: String) -> String {
