@@ -50,10 +50,13 @@ struct ReefOutletControl: Sendable {
         } catch {
             throw Self.commandError(error, key: outlet.key)
         }
-        guard await readBack(id) else {
+        // The answer tells what the plug says now, even slowly; the published state trusts only timely reads.
+        guard case .success(let readBack) = await poller.readState(id) else {
             throw CommandError("\(outlet.key): switched, but its state could not be read back: \(services.state.read { $0.outlets[id]?.error } ?? "no answer")")
         }
-        return services.state.read { ReefPayloads(snapshot: $0, services: [.outlets], pending: timers.pending).payload($0.outlets[id] ?? outlet) }
+        return services.state.read { snapshot in
+            ReefPayloads(snapshot: snapshot, services: [.outlets], pending: timers.pending).payload(snapshot.outlets[id] ?? outlet, readBack: readBack)
+        }
     }
 
     /// Carries out a restore that fell due. - Returns: whether it is settled (done, or can never
@@ -82,14 +85,8 @@ struct ReefOutletControl: Sendable {
         }
         logger.info("outlet restored after a timed command", metadata: metadata)
         services.state.update { $0.completedRestores.append(timer) }
-        _ = await readBack(id)
-        return true
-    }
-
-    /// Reads the outlet's state after a change. - Returns: whether the plug answered in time.
-    private func readBack(_ id: String) async -> Bool {
         await poller.readState(id)
-        return services.state.read { $0.outlets[id]?.responding == true }
+        return true
     }
 
     /// The controller's own code and words: `heater: outlet_disabled (HTTP 409): The operation …`.

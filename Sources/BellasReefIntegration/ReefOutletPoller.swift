@@ -49,7 +49,8 @@ final class ReefOutletPoller: Sendable {
 
     /// Reads one outlet's state. A plug that has not answered after `ReefConfiguration.slowPlug`
     /// is shown as not responding at once; the read itself goes on until the request timeout.
-    func readState(_ id: String) async {
+    @discardableResult
+    func readState(_ id: String) async -> Result<BellasReefOutletState, any Error> {
         let started = ContinuousClock.now
         let result = await withTaskGroup(of: StateRead.self) { group -> Result<BellasReefOutletState, any Error> in
             group.addTask {
@@ -76,6 +77,7 @@ final class ReefOutletPoller: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         services.state.update { $0.outlets[id]?.record(result, took: elapsed, at: Date()) }
+        return result
     }
 
     private enum StateRead: Sendable {

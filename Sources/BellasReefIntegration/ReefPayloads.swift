@@ -82,10 +82,11 @@ struct ReefPayloads {
     /// `state` is `on`/`off` only while the plug answers in time; otherwise `unknown`, with what
     /// it last said in `last_known` (at `last_seen`): an unreachable plug reads "off" on the
     /// controller, which must not pass for the truth.
-    func payload(_ status: OutletStatus) -> JSONValue {
+    /// A command's answer passes the state it read back (`readBack`), which it reports however slowly it came.
+    func payload(_ status: OutletStatus, readBack: BellasReefOutletState? = nil) -> JSONValue {
         let outlet = status.outlet
         let current = outlet.enabled && status.responding == true && snapshot.service(.outlets).available
-        let reading = current ? status.lastState : nil
+        let reading = readBack ?? (current ? status.lastState : nil)
         let restore = restores[outlet.id]
         let state: String
         if !outlet.enabled {

@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    @Test func aSlowPlugsCommandDoesNotHoldBackAnotherOutletsCommand() async throws {
+        var outlets = SimulatedOutlet.observed
+        outlets[1].slowness = .seconds(3)
+        try await ReefFixture.run(outlets: outlets) { _, observer in
+            _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "off" }
+            let started = ContinuousClock.now
+            async let pump = observer.command("home/reef/outlet/return-pump/set", "OFF", timeout: .seconds(15))
+            try await Task.sleep(for: .milliseconds(200))
+            let heater = try await observer.command("home/reef/outlet/heater/set", "ON")
+            let heaterTook = ContinuousClock.now - started
+            let pumpAnswer = try await pump
+            let pumpTook = ContinuousClock.now - started
+            #expect(heater["data"]?["state"] == "on", "\(heater)")
+            // The slow plug's answer still tells what it read back, and that the plug is slow.
+            #expect(pumpAnswer["data"]?["state"] == "off", "\(pumpAnswer)")
+            #expect(pumpAnswer["data"]?["responding"] == false)
+            #expect(heaterTook + .seconds(3) < pumpTook, "heater after \(heaterTook), pump after \(pumpTook)")
+        }
+    }
+
     @Test func aDeadTemperatureServiceDarkensOnlyItself() async throws {
         try await ReefFixture.run { fixture, observer in
             _ = try await observer.latest("home/reef/probe/sump") { $0["status"] == "ok" }

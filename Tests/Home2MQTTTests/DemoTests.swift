@@ -23,6 +23,10 @@ import Testing
         let response = try await observer.command("home/pihole/pause", "30")
         #expect(response["status"] == "ok", "\(response)")
         _ = try await observer.latest("home/pihole") { $0["blocking"] == "disabled" }
+        // The aquarium too, switched the way the banner shows.
+        #expect(demo.stdout.contains("mosquitto_pub -h 127.0.0.1 -p \(port) -t home/reef/outlet/heater/set -m ON"))
+        _ = try await observer.latest("home/reef/outlet/heater", timeout: .seconds(20)) { $0["state"] == "off" }
+        #expect(try await observer.command("home/reef/outlet/heater/set", "ON")["data"]?["state"] == "on")
 
         demo.signal(SIGINT)
         let signalled = ContinuousClock.now
