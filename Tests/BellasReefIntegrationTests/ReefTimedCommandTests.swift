@@ -42,6 +42,18 @@ import Testing
         }
     }
 
+    @Test func aSecondTimedCommandKeepsTheFirstOnesPromise() async throws {
+        try await ReefFixture.run { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            #expect(try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":600}"#)["status"] == "ok")
+            // Still off, for a shorter while: afterwards back on, as before the first command.
+            let second = try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":2}"#)
+            #expect(second["data"]?["restore_state"] == "on", "\(second)")
+            try await waitUntil("the pump is back on", timeout: .seconds(8)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
+            #expect(turnOns(fixture, Outlets.returnPump) == 1)
+        }
+    }
+
     @Test func aTimedOffIsRestoredAcrossARestart() async throws {
         try await ReefFixture.withLastingSimulator { fixture in
             let stateDirectory = temporaryStateDirectory()
