@@ -32,13 +32,16 @@ import Testing
         try await ReefFixture.run { fixture, observer in
             let first = try await observer.latest("home/reef/system") { $0["read_at"] != nil && $0["read_at"] != .null }
             #expect(fixture.simulator.loginCount == 1)
+            let oldToken = fixture.simulator.requests(.core).last { $0.bearerToken != nil }?.bearerToken
+            let seen = Dictionary(uniqueKeysWithValues: BellasReefSimulator.Service.allCases.map { ($0, fixture.simulator.requests($0).count) })
             fixture.simulator.expireAllTokens()
             _ = try await observer.latest("home/reef/system") { $0["read_at"] != first["read_at"] }
             try await Task.sleep(for: .seconds(2))
-            // The three services' loops all met the refusal; one login served them all.
+            let later = BellasReefSimulator.Service.allCases.flatMap { fixture.simulator.requests($0).dropFirst(seen[$0] ?? 0) }
+            // The old token was sent and refused; the three services' loops all met the refusal,
+            // and one login served them all.
+            #expect(later.contains { $0.bearerToken == oldToken })
             #expect(fixture.simulator.loginCount == 2)
-            // It was a refusal, healed by a retry (on whichever service met it first).
-            #expect(BellasReefSimulator.Service.allCases.contains { !retriedPaths(fixture.simulator.requests($0)).isEmpty })
             #expect(!observer.recorder.messages.contains { $0.topic.hasSuffix("/availability") && $0.payloadString == "offline" })
         }
     }
