@@ -92,13 +92,19 @@ extension UniFiSimulator {
         core.withLockedValue { $0.requests.removeAll() }
     }
 
-    /// Requests with `method` (any when nil) whose path contains `pathContaining`.
-    public func requestCount(method: String? = nil, pathContaining: String = "") -> Int {
-        requests.filter { (method == nil || $0.method == method) && $0.path.contains(pathContaining) }.count
+    /// Requests with `method` whose path contains `pathContaining` (nil: any).
+    public func requestCount(method: String? = nil, pathContaining: String? = nil) -> Int {
+        requests(method: method, pathContaining: pathContaining).count
     }
 
-    /// The JSON bodies of the PUTs whose path contains `pathContaining`, in order.
-    public func putBodies(pathContaining: String = "") -> [JSONValue] {
-        requests.filter { $0.method == "PUT" && $0.path.contains(pathContaining) }.compactMap(\.json)
+    /// The JSON bodies of the PUTs whose path contains `pathContaining` (nil: any), in order.
+    public func putBodies(pathContaining: String? = nil) -> [JSONValue] {
+        requests(method: "PUT", pathContaining: pathContaining).compactMap(\.json)
+    }
+
+    private func requests(method: String?, pathContaining: String?) -> [RecordedRequest] {
+        requests.filter { request in
+            (method.map { request.method == $0 } ?? true) && (pathContaining.map { request.path.contains($0) } ?? true)
+        }
     }
 }

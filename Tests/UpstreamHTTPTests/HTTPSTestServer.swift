@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdTLS
+import Logging
 import NIOSSL
 import TLSTestSupport
 
@@ -14,13 +15,17 @@ func withHTTPSServer<T>(
         certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.certificatePath).map { .certificate($0) },
         privateKey: .privateKey(try NIOSSLPrivateKey(file: certificate.privateKeyPath, format: .pem)))
     let (ports, continuation) = AsyncStream<Int>.makeStream()
+    // Cancelling the server at the end logs errors that mean nothing here.
+    var quiet = Logger(label: "HTTPSTestServer")
+    quiet.logLevel = .critical
     let app = Application(
         router: router, server: try .tls(.http1(), tlsConfiguration: tls),
         configuration: .init(address: .hostname("127.0.0.1", port: 0)),
         onServerRunning: { channel in
             continuation.yield(channel.localAddress?.port ?? 0)
             continuation.finish()
-        })
+        },
+        logger: quiet)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await app.runService() }
         var iterator = ports.makeAsyncIterator()

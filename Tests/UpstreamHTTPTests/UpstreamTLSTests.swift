@@ -42,7 +42,8 @@ import UpstreamHTTP
     @Test func pinnedFingerprintIsAccepted() async throws {
         try await withHTTPSServer(certificate) { baseURL in
             let pin = try CertificateFingerprint(parsing: certificate.opensslFingerprint)
-            #expect(try await get(baseURL, tls: .pinned(pin)) == "ok")
+            let body = try await get(baseURL, tls: .pinned(pin))
+            #expect(body == "ok")
         }
     }
 
@@ -75,7 +76,8 @@ import UpstreamHTTP
 
     @Test func caFileIsAccepted() async throws {
         try await withHTTPSServer(certificate) { baseURL in
-            #expect(try await get(baseURL, tls: .caFile(certificate.certificatePath)) == "ok")
+            let body = try await get(baseURL, tls: .caFile(certificate.certificatePath))
+            #expect(body == "ok")
         }
     }
 
@@ -90,13 +92,15 @@ import UpstreamHTTP
 
     @Test func systemTrustRefusesTheSelfSignedCertificate() async throws {
         try await withHTTPSServer(certificate) { baseURL in
-            await #expect(throws: (any Error).self) { _ = try await get(baseURL, tls: .system) }
+            let refused = (try? await get(baseURL, tls: .system)) == nil
+            #expect(refused, "the system roots must not trust a self-signed certificate")
         }
     }
 
     @Test func insecureAcceptsAnything() async throws {
         try await withHTTPSServer(certificate) { baseURL in
-            #expect(try await get(baseURL, tls: .insecure) == "ok")
+            let body = try await get(baseURL, tls: .insecure)
+            #expect(body == "ok")
         }
     }
 }
