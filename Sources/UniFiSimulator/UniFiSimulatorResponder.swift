@@ -14,8 +14,8 @@ struct UniFiSimulatorResponder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         var request = request
         let bodyData = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)
-        let target = request.head.path ?? "/"
-        let (path, query) = Self.split(target)
+        let path = request.uri.path
+        let query = request.uri.query
         var headers: [String: String] = [:]
         for field in request.headers {
             headers[field.name.canonicalName.lowercased()] = field.value
@@ -26,7 +26,8 @@ struct UniFiSimulatorResponder: HTTPResponder {
         let simulated = SimulatedRequest(
             method: request.method.rawValue, path: path,
             segments: path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
-            query: Self.parseQuery(query), apiKey: headers["x-api-key"], body: bodyData)
+            query: Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }) { first, _ in first },
+            apiKey: headers["x-api-key"], body: bodyData)
 
         let (fault, outcome) = core.withLockedValue { state -> (UniFiSimulator.Fault?, SimulatedResponse) in
             state.requests.append(recorded)
@@ -50,23 +51,5 @@ struct UniFiSimulatorResponder: HTTPResponder {
         if let seconds = outcome.retryAfterSeconds { fields[.retryAfter] = String(seconds) }
         return Response(
             status: .init(code: outcome.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: outcome.body.encoded())))
-    }
-
-    static func split(_ target: String) -> (path: String, query: String?) {
-        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
-        return (String(target[..<mark]), String(target[target.index(after: mark)...]))
-    }
-
-    static func parseQuery(_ query: String?) -> [String: String] {
-        guard let query else { return [:] }
-        var items: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            guard let key = parts.first else { continue }
-            items[key] = parts.count > 1 ? parts[1] : ""
-        }
-        return items
     }
 }
