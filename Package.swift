@@ -36,7 +36,7 @@ let package = Package(
 
         // The bridge: configuration, topics, commands, discovery, the integration seam.
         .target(name: "BridgeCore", dependencies: [
-            "MQTT", "JSONDocument",
+            "MQTT", "JSONDocument", "UpstreamHTTP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -57,6 +57,11 @@ let package = Package(
             "UpstreamHTTP", "JSONDocument",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "UniFiIntegration", dependencies: [
+            "BridgeCore", "UniFiAPI", "UpstreamHTTP",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "UniFiSimulator", dependencies: [
@@ -108,7 +113,8 @@ let package = Package(
         .target(name: "ChildProcess"),
 
         .executableTarget(name: "home2mqtt", dependencies: [
-            "BridgeCore", "PiHoleIntegration", "MQTT", "PiHoleSimulator", "ChildProcess",
+            "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT", "PiHoleSimulator", "UniFiSimulator", "ChildProcess",
+            "UpstreamHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -123,6 +129,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        .target(name: "UniFiTestSupport", dependencies: [
+            "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "UniFiIntegration", "UniFiSimulator", "TLSTestSupport",
+        ]),
         .target(name: "PiHoleTestSupport", dependencies: [
             "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "PiHoleIntegration", "PiHoleSimulator",
         ]),
@@ -144,6 +153,10 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
+        ]),
+        .testTarget(name: "UniFiIntegrationTests", dependencies: [
+            "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport",
+            "UpstreamHTTP",
         ]),
         .testTarget(name: "UniFiAPITests", dependencies: [
             "UniFiAPI", "UniFiSimulator", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",

@@ -76,10 +76,7 @@ enum PiHoleCommand: Equatable, Sendable {
         case .json(let json): text = json["state"]?.stringValue ?? json["blocking"]?.boolValue.map { $0 ? "on" : "off" }
         case .empty: text = nil
         }
-        switch text?.lowercased() {
-        case "on", "true", "enable", "enabled": return true
-        case "off", "false", "disable", "disabled": return false
-        default: throw CommandError("blocking/set takes ON or OFF")
-        }
+        guard let text, let on = SwitchWord.parse(text) else { throw CommandError("blocking/set takes ON or OFF") }
+        return on
     }
 }

@@ -11,7 +11,7 @@ final class PiHoleIntegration: Integration {
     let instances: [PiHoleInstance]
     private let wakeup = Wakeup()
     /// What went out last, so an unchanged state is not published again every poll.
-    private let published = Mutex<[String: StateMessage]>([:])
+    private let published = Mutex(ChangedState())
 
     /// Re-reads this long after a pause's end, so `enabled` shows up about when the Pi-hole
     /// resumes (it flips a little after the timer) rather than a whole poll later.
@@ -116,11 +116,6 @@ final class PiHoleIntegration: Integration {
         return .object(data)
     }
 
-    private enum StateMessage: Equatable {
-        case json(JSONValue)
-        case availability(Bool)
-    }
-
     private func publish(_ context: IntegrationContext) async {
         var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
         for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
@@ -132,16 +127,8 @@ final class PiHoleIntegration: Integration {
         }
         messages.append((PiHoleTopics.aggregate, .json(PiHoleAggregate(snapshots).payload)))
         messages.append((PiHoleTopics.availability, .availability(snapshots.contains { $0.snapshot.available })))
-        for (topic, message) in messages {
-            let changed = published.withLock { published in
-                defer { published[topic] = message }
-                return published[topic] != message
-            }
-            guard changed else { continue }
-            switch message {
-            case .json(let value): await context.publishState(topic, value)
-            case .availability(let online): await context.publishAvailability(topic, online: online)
-            }
+        for (topic, message) in published.withLock({ $0.changes(messages) }) {
+            await context.publish(topic, message)
         }
     }
 

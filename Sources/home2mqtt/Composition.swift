@@ -1,7 +1,9 @@
 import BridgeCore
 import PiHoleIntegration
+import UniFiIntegration
 
 /// Every integration the bridge knows. Adding one is one line here, and its own folder.
 let integrationFactories: [any IntegrationFactory] = [
     PiHoleIntegrationFactory(),
+    UniFiIntegrationFactory(),
 ]
