@@ -1,5 +1,4 @@
 import Foundation
-import NIOSSL
 import UpstreamHTTP
 
 /// Turns HTTP outcomes into ``UniFiError``. Pure functions: no I/O.
@@ -50,14 +49,10 @@ enum UniFiErrorMapping {
     /// Any error thrown while connecting, sending or receiving: a ``UniFiError`` passes through,
     /// certificate trust failures are `.tls`, everything else is `.transport`.
     static func transport(_ error: any Error) -> UniFiError {
-        switch error {
-        case let error as UniFiError: error
-        case let error as UpstreamTLSError: UniFiError(.tls, error.message)
-        case is NIOSSLError, is BoringSSLError:
-            UniFiError(.tls, "TLS handshake failed (certificate not trusted or changed?): \(error)")
-        case is CancellationError: UniFiError(.transport, "cancelled")
-        default: UniFiError(.transport, String(describing: error))
-        }
+        if let error = error as? UniFiError { return error }
+        if let trust = UpstreamTLSError.trustFailure(error) { return UniFiError(.tls, trust) }
+        if error is CancellationError { return UniFiError(.transport, "cancelled") }
+        return UniFiError(.transport, String(describing: error))
     }
 
     static func undecodable(_ what: String, status: Int) -> UniFiError {

@@ -1,3 +1,4 @@
+import NIOSSL
 /// The one error type of this module's TLS helpers.
 public struct UpstreamTLSError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
@@ -29,5 +30,17 @@ public struct UpstreamTLSError: Error, Sendable, Equatable, CustomStringConverti
         UpstreamTLSError(
             .fingerprintMismatch(expected: expected, presented: presented),
             "certificate of \(host) does not match the pinned fingerprint: expected \(expected), presented \(presented)")
+    }
+}
+
+extension UpstreamTLSError {
+    /// The words for `error` when it is a certificate-trust failure (a pin mismatch, a handshake
+    /// refused), whichever layer threw it; `nil` for anything else.
+    public static func trustFailure(_ error: any Error) -> String? {
+        switch error {
+        case let error as UpstreamTLSError: error.message
+        case is NIOSSLError, is BoringSSLError: "TLS handshake failed (certificate not trusted or changed?): \(error)"
+        default: nil
+        }
     }
 }
