@@ -25,7 +25,8 @@ extension RunningDemoUpstream {
     }
 }
 
-/// Everything `home2mqtt demo` simulates. The UniFi and Bella's Reef simulators join with a line each.
+/// Everything `home2mqtt demo` simulates: a line each.
 let demoUpstreams: [any DemoUpstream] = [
     PiHoleDemoUpstream(ids: ["main", "backup"]),
+    UniFiDemoUpstream(),
 ]
