@@ -34,13 +34,20 @@ public struct UniFiFixture: Sendable {
     /// Starts a simulator with the demo's rules (unless `prepare` says otherwise) and a broker,
     /// runs `body`, stops both.
     public static func withSimulator(
-        prepare: (UniFiSimulator) -> Void = { $0.addDowntimeExamples() }, _ body: (UniFiFixture) async throws -> Void
+        broker given: TestBroker? = nil, prepare: (UniFiSimulator) -> Void = { $0.addDowntimeExamples() },
+        _ body: (UniFiFixture) async throws -> Void
     ) async throws {
         let simulator = UniFiSimulator()
         prepare(simulator)
         try await simulator.start()
-        let broker = try await TestBroker()
-        defer { broker.stop() }
+        let broker: TestBroker
+        do {
+            if let given { broker = given } else { broker = try await TestBroker() }
+        } catch {
+            await simulator.stop()
+            throw error
+        }
+        defer { if given == nil { broker.stop() } }
         do {
             try await body(UniFiFixture(broker: broker, simulator: simulator))
         } catch {
@@ -52,13 +59,16 @@ public struct UniFiFixture: Sendable {
 
     /// Runs the bridge on `yaml` (this fixture's by default) and an observer of `home/#` and
     /// `homeassistant/#` for the length of `body`.
-    public func runBridge(yaml: String? = nil, _ body: (Observer) async throws -> Void) async throws {
+    public func runBridge(
+        yaml: String? = nil, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
+        _ body: (Observer) async throws -> Void
+    ) async throws {
         let yaml = yaml ?? self.yaml()
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
         let integration = try UniFiIntegrationFactory().make(
             section: configuration.section("unifi"), environment: IntegrationEnvironment(logger: testLogger("unifi")))
-        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!]) {
-            let observer = try await Observer(broker, subscribe: ["home/#", "homeassistant/#"])
+        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!], observer: configureObserver) {
+            let observer = try await Observer(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver)
             do {
                 try await body(observer)
             } catch {

@@ -63,7 +63,7 @@ import Testing
 
     @Test func anUnusableStateDirectoryNamesTheKey() throws {
         let file = temporaryStateDirectory()
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         let error = #expect(throws: ConfigError.self) { try TimerStore(directory: file + "/sub", logger: logger) }
         #expect(error?.key == "bridge.state_dir")
     }
