@@ -10,6 +10,8 @@ struct UniFiConfiguration: Sendable {
         /// A site's name, internal reference or id; `nil`: the controller's only site.
         let site: String?
         let selection: RuleSelection
+        /// `unifi.controllers[0]`, for errors found at start.
+        let keyPath: String
     }
 
     let controllers: [Controller]
@@ -31,7 +33,8 @@ struct UniFiConfiguration: Sendable {
             let connection = UniFiConnection(
                 controllerURL: url, apiKey: try item.requiredString("api_key"), requestTimeout: timeout,
                 tls: try item.upstreamTLS(for: url))
-            controllers.append(Controller(id: id, connection: connection, site: try item.string("site"), selection: try Self.selection(item)))
+            controllers.append(Controller(
+                id: id, connection: connection, site: try item.string("site"), selection: try Self.selection(item), keyPath: item.path))
         }
         guard !controllers.isEmpty else {
             throw ConfigError(key: section.keyPath("controllers"), "needs at least one controller (id, url, api_key)")

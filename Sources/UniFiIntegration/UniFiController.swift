@@ -87,6 +87,18 @@ actor UniFiController {
         return try await measured { try await api.rule(kind, site: site.id, id: id) }
     }
 
+    /// Connects once: a console with several sites and none named (or a name that matches none)
+    /// is a configuration error. Any other failure is left to polling.
+    func checkSite() async throws(ConfigError) {
+        do {
+            _ = try await connection()
+        } catch let error as UniFiError where error.code == .siteSelection {
+            throw ConfigError(key: "\(configuration.keyPath).site", error.message)
+        } catch {
+            logger.warning("UniFi console not reachable at start; the bridge keeps trying", metadata: ["error": "\(error)"])
+        }
+    }
+
     func shutdown() async {
         try? await connected?.http.shutdown()
         connected = nil

@@ -41,6 +41,10 @@ final class UniFiIntegration: Integration {
         }
     }
 
+    func checkConfigurationWithUpstream() async throws(ConfigError) {
+        for controller in controllers { try await controller.checkSite() }
+    }
+
     func shutdown() async {
         await withDiscardingTaskGroup { group in
             for controller in controllers { group.addTask { await controller.shutdown() } }
