@@ -85,7 +85,7 @@ import Testing
                 return timer.key == "ok" || attempts >= 3
             }
         }
-        try await waitUntil("the flaky restore succeeds on its third try", timeout: .seconds(5)) {
+        try await waitUntil("the flaky restore succeeds on its third try", timeout: .seconds(20)) {
             fired.withLock { $0.filter { $0 == "flaky" }.count } == 3
         }
         try await waitUntil("both are gone from the file") {

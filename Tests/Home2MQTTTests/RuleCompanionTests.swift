@@ -53,10 +53,3 @@ private typealias F = UniFiSimulatorFixtures
         }
     }
 }
-
-extension JSONValue {
-    var arrayValue: [JSONValue]? {
-        if case .array(let items) = self { return items }
-        return nil
-    }
-}

@@ -72,18 +72,3 @@ func unifiError(_ body: () async throws -> Void) async -> UniFiError? {
         return nil
     }
 }
-
-extension JSONValue {
-    /// The object without `keys`.
-    func removing(_ keys: [String]) -> JSONValue {
-        guard case .object(var members) = self else { return self }
-        for key in keys { members[key] = nil }
-        return .object(members)
-    }
-
-    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
-        guard case .object(var members) = self else { return self }
-        members[key] = value
-        return .object(members)
-    }
-}

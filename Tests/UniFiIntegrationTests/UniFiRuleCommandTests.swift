@@ -12,7 +12,7 @@ private typealias F = UniFiSimulatorFixtures
         try await UniFiFixture.withSimulator { fixture in
             try await fixture.runBridge { observer in
                 let index = try await observer.latest("home/unifi/rules") { $0["downtime-leo"] != nil }
-                #expect(Set(index.objectKeys) == ["downtime-emma", "downtime-tablet", "downtime-guest-derived", "downtime-leo"])
+                #expect(Set((index.objectValue ?? [:]).keys) == ["downtime-emma", "downtime-tablet", "downtime-guest-derived", "downtime-leo"])
                 let emma = try await observer.latest("home/unifi/rule/downtime-emma")
                 #expect(emma["id"] == .string(F.downtimeEmmaID))
                 #expect(emma["kind"] == "acl")
@@ -90,32 +90,13 @@ private typealias F = UniFiSimulatorFixtures
     @Test func fourHundredFiftyRulesOverThreePages() async throws {
         try await UniFiFixture.withSimulator(prepare: { _ = $0.addGeneratedACLRules(count: 450, namePrefix: "downtime-gen") }) { fixture in
             try await fixture.runBridge { observer in
-                let index = try await observer.latest("home/unifi/rules", timeout: .seconds(15)) { $0.objectKeys.count == 450 }
-                #expect(index.objectKeys.count == 450)
+                let index = try await observer.latest("home/unifi/rules", timeout: .seconds(15)) { $0.objectValue?.count == 450 }
+                #expect(index.objectValue?.count == 450)
                 let pages = fixture.simulator.requests.filter { $0.method == "GET" && $0.path.hasSuffix("/acl-rules") }
                 let queries = pages.prefix(3).map { $0.query ?? "" }
                 #expect(queries.count == 3)
                 #expect(zip(queries, ["offset=0", "offset=200", "offset=400"]).allSatisfy { $0.contains($1) }, "\(queries)")
             }
         }
-    }
-}
-
-extension JSONValue {
-    var objectKeys: [String] {
-        if case .object(let members) = self { return Array(members.keys) }
-        return []
-    }
-
-    func removing(_ keys: [String]) -> JSONValue {
-        guard case .object(var members) = self else { return self }
-        for key in keys { members[key] = nil }
-        return .object(members)
-    }
-
-    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
-        guard case .object(var members) = self else { return self }
-        members[key] = value
-        return .object(members)
     }
 }

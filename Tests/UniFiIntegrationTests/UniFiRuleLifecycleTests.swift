@@ -37,7 +37,7 @@ private typealias F = UniFiSimulatorFixtures
                 let renamed = try await observer.latest(emmaSwitch) { $0["command_topic"] == "home/unifi/rule/downtime-emily/set" }
                 #expect(renamed["name"] == "Downtime Emily")
                 let index = try await observer.latest("home/unifi/rules") { $0["downtime-mia"] != nil }
-                #expect(Set(index.objectKeys) == ["downtime-emily", "downtime-tablet", "downtime-guest-derived", "downtime-mia"])
+                #expect(Set((index.objectValue ?? [:]).keys) == ["downtime-emily", "downtime-tablet", "downtime-guest-derived", "downtime-mia"])
             }
         }
     }

@@ -45,6 +45,17 @@ struct CompanionOptions: ParsableArguments {
     }
 }
 
+extension CompanionOptions {
+    /// The bridge's retained state, by topic (JSON where it is JSON), and its topics.
+    func retainedState() async throws(CompanionFailure) -> (topics: BridgeTopics, state: [String: JSONValue]) {
+        let endpoint = try broker.resolve()
+        let retained = try await CompanionSession.with(endpoint, timeout: timeLimit) { session async throws(CompanionFailure) in
+            try await session.retainedState()
+        }
+        return (endpoint.topics, StatusCommand.parse(retained))
+    }
+}
+
 /// A command as it goes on the wire: a topic and a payload.
 struct BridgeCommand: Equatable, Sendable {
     let topic: String

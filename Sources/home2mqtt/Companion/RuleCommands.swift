@@ -13,13 +13,9 @@ struct RulesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runCompanion { () async throws(CompanionFailure) in
-            let endpoint = try options.broker.resolve()
-            let retained = try await CompanionSession.with(endpoint, timeout: options.timeLimit) { session async throws(CompanionFailure) in
-                try await session.retainedState()
-            }
-            let state = StatusCommand.parse(retained)
-            try StatusCommand.check(state, topics: endpoint.topics)
-            let rules = Self.rules(state, topics: endpoint.topics)
+            let (topics, state) = try await options.retainedState()
+            try StatusCommand.check(state, topics: topics)
+            let rules = Self.rules(state, topics: topics)
             if options.json {
                 print(JSONValue.array(rules).encodedString())
             } else {

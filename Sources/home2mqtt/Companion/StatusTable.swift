@@ -21,7 +21,7 @@ struct StatusTable {
         ("host", "HOST"), ("version", "VERSION"), ("error", "ERROR"),
     ]
     /// Fields the table already shows another way: the row's name, the availability column.
-    static let hidden: Set<String> = ["id", "available"]
+    static let hidden: Set<String> = ["id", "key", "available"]
     /// Top-level topics that are not integrations.
     static let notIntegrations: Set<String> = ["bridge", "replies"]
 
@@ -141,9 +141,4 @@ struct StatusTable {
 
 extension JSONValue {
     var isObject: Bool { objectValue != nil }
-
-    var objectValue: [String: JSONValue]? {
-        if case .object(let members) = self { return members }
-        return nil
-    }
 }
