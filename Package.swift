@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // The C library, and a Swift MQTT client over it that knows nothing about the bridge.
@@ -34,7 +36,7 @@ let package = Package(
 
         // The bridge: configuration, topics, commands, discovery, the integration seam.
         .target(name: "BridgeCore", dependencies: [
-            "MQTT", "JSONDocument",
+            "MQTT", "JSONDocument", "UpstreamHTTP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -44,7 +46,37 @@ let package = Package(
         // What every upstream client shares: login backoff, Retry-After, TLS trust (CA, pin, insecure).
         .target(name: "UpstreamHTTP", dependencies: [
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOTLS", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+
+        // UniFi Network's Integration API: the client, and an HTTPS simulator for tests and the demo.
+        .target(name: "UniFiAPI", dependencies: [
+            "UpstreamHTTP", "JSONDocument",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "UniFiIntegration", dependencies: [
+            "BridgeCore", "UniFiAPI", "UpstreamHTTP",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "UniFiSimulator", dependencies: [
+            "JSONDocument", "TLSTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        // Self-signed certificates made at test time with the openssl CLI (tests, simulators, demo).
+        .target(name: "TLSTestSupport"),
 
         // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
         .target(name: "PiHoleAPI", dependencies: [
@@ -86,8 +118,8 @@ let package = Package(
         .target(name: "ChildProcess"),
 
         .executableTarget(name: "home2mqtt", dependencies: [
-            "BridgeCore", "PiHoleIntegration", "MQTT", "PiHoleSimulator", "ChildProcess",
-            "BellasReefIntegration", "BellasReefSimulator",
+            "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT", "PiHoleSimulator", "UniFiSimulator", "ChildProcess",
+            "UpstreamHTTP", "BellasReefIntegration", "BellasReefSimulator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -102,6 +134,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        .target(name: "UniFiTestSupport", dependencies: [
+            "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "UniFiIntegration", "UniFiSimulator", "TLSTestSupport",
+        ]),
         .target(name: "PiHoleTestSupport", dependencies: [
             "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "PiHoleIntegration", "PiHoleSimulator",
         ]),
@@ -114,7 +149,8 @@ let package = Package(
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
-            "PiHoleTestSupport", "BellasReefSimulator", "BellasReefTestSupport",
+            "PiHoleTestSupport", "UniFiSimulator", "UniFiTestSupport", "UniFiIntegration", "BellasReefSimulator",
+            "BellasReefTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP"]),
@@ -126,7 +162,20 @@ let package = Package(
             "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "BridgeCore", "MQTT",
             "MQTTTestSupport", "BridgeTestSupport",
         ]),
-        .testTarget(name: "UpstreamHTTPTests", dependencies: ["UpstreamHTTP"]),
+        .testTarget(name: "UpstreamHTTPTests", dependencies: [
+            "UpstreamHTTP", "TLSTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+        ]),
+        .testTarget(name: "UniFiIntegrationTests", dependencies: [
+            "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport",
+            "UpstreamHTTP",
+        ]),
+        .testTarget(name: "UniFiAPITests", dependencies: [
+            "UniFiAPI", "UniFiSimulator", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [
             "PiHoleIntegration", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",
             "PiHoleTestSupport",

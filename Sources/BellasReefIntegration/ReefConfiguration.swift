@@ -1,10 +1,13 @@
 import BellasReefAPI
 import BridgeCore
 import Foundation
+import UpstreamHTTP
 
 /// The `reef:` section.
 struct ReefConfiguration: Sendable {
     let connection: BellasReefConnection
+    /// How to trust the controller's `https://` certificate; one for its three services.
+    let tls: UpstreamTLS
     let metricsInterval: Duration
     let temperatureInterval: Duration
     let outletsInterval: Duration
@@ -14,11 +17,12 @@ struct ReefConfiguration: Sendable {
     static let slowPlug: Duration = .seconds(2)
 
     init(_ section: ConfigSection) throws(ConfigError) {
-        let section = try section.allowing([
+        let section = try section.allowing(Set([
             "url", "temperature_url", "outlets_url", "username", "password",
             "metrics_interval", "temperature_interval", "outlets_interval", "request_timeout",
-        ])
+        ]).union(ConfigSection.upstreamTLSKeys))
         let coreURL = try section.url("url")
+        tls = try section.upstreamTLS(for: coreURL)
         connection = BellasReefConnection(
             coreURL: coreURL,
             temperatureURL: try Self.serviceURL(section, "temperature_url", core: coreURL, port: 8004),

@@ -49,7 +49,8 @@ struct ReefDiscovery {
         let key = status.key
         let name = status.outlet.name
         let state = JSONValue.string(topics.topic(ReefTopics.outlet(key)))
-        let objectID = "reef_outlet_\(key.replacingOccurrences(of: "-", with: "_"))"
+        // From the id, not the key: a renamed outlet keeps its entities (and their history).
+        let objectID = "reef_outlet_\(status.outlet.id)"
         func entity(_ component: String, _ suffix: String?, _ entityName: String, _ options: [String: JSONValue]) -> DiscoveryEntity {
             DiscoveryEntity(
                 component: component, objectID: suffix.map { "\(objectID)_\($0)" } ?? objectID, name: entityName, device: device,
@@ -79,7 +80,7 @@ struct ReefDiscovery {
 
     private func probeEntity(_ status: ProbeStatus) -> DiscoveryEntity {
         DiscoveryEntity(
-            component: "sensor", objectID: "reef_probe_\(status.key.replacingOccurrences(of: "-", with: "_"))_temperature",
+            component: "sensor", objectID: "reef_probe_\(status.probe.address)_temperature",
             name: status.probe.name, device: device, availabilityTopics: availability(.temperature),
             options: [
                 "state_topic": .string(topics.topic(ReefTopics.probe(status.key))),

@@ -15,7 +15,8 @@ final class ReefIntegration: Integration {
     private let probes: ReefProbePoller
     private let outlets: ReefOutletPoller
     private let control: ReefOutletControl
-    private let published = ChangedStatePublisher()
+    /// What went out last: only changes are published, and things that went away are cleared.
+    private let published = Mutex(ChangedState())
     /// The runtime entities last set, so that Home Assistant hears only of changes.
     private let runtimeEntities = Mutex<[DiscoveryEntity]?>(nil)
 
@@ -23,7 +24,8 @@ final class ReefIntegration: Integration {
         self.configuration = configuration
         var logger = environment.logger
         logger[metadataKey: "integration"] = "\(ReefTopics.name)"
-        let upstream = ReefUpstream(connection: configuration.connection, logger: logger, metrics: environment.metrics)
+        let upstream = ReefUpstream(
+            connection: configuration.connection, tls: configuration.tls, logger: logger, metrics: environment.metrics)
         services = ReefServices(upstream: upstream, state: ReefState(logger: logger))
         core = ReefCorePoller(services: services)
         probes = ReefProbePoller(services: services, logger: logger)
@@ -80,7 +82,9 @@ final class ReefIntegration: Integration {
                 (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending),
                  snapshot.outletsListed || snapshot.probesListed ? discovery.runtime(snapshot) : nil)
             }
-            await published.publish(payloads.messages, context: context, clearingMissing: true)
+            for (topic, message) in published.withLock({ $0.changes(replacingAll: payloads.messages) }) {
+                await context.publish(topic, message)
+            }
             if payloads.anyServiceAvailable { context.recordUpstreamSuccess() }
             if let entities, runtimeEntities.withLock({ last in defer { last = entities }; return last != entities }) {
                 await context.setRuntimeEntities(entities)

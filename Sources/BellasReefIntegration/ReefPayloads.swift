@@ -16,8 +16,8 @@ struct ReefPayloads {
         return Dictionary(open.compactMap { timer in ReefTopics.outletID(ofRestoreTimer: timer.key).map { ($0, timer) } }) { first, _ in first }
     }
 
-    var messages: [(topic: String, message: ChangedStatePublisher.Message)] {
-        var messages: [(topic: String, message: ChangedStatePublisher.Message)] = []
+    var messages: [(topic: String, message: StateMessage)] {
+        var messages: [(topic: String, message: StateMessage)] = []
         // Availability only once judged: a start is not an outage.
         for service in services where snapshot.service(service).judged {
             messages.append((ReefTopics.serviceAvailability(service), .availability(snapshot.service(service).available)))

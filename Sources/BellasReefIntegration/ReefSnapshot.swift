@@ -12,9 +12,11 @@ struct ReefSnapshot: Sendable {
 
     /// By outlet id; `outletsListed` once the list was read (until then no outlet is known).
     var outlets: [String: OutletStatus] = [:]
+    var outletKeys = TopicKeys()
     var outletsListed = false
     /// By hardware address.
     var probes: [String: ProbeStatus] = [:]
+    var probeKeys = TopicKeys()
     var probesListed = false
     /// `false` once the temperature service answered `/probe/list` with 404 (the newest build).
     var probeRoutes = true
@@ -25,24 +27,24 @@ struct ReefSnapshot: Sendable {
 
     func service(_ service: BellasReefService) -> ServiceStatus { services[service] ?? ServiceStatus() }
 
-    /// Takes a new outlet list: known outlets keep what was read of them, gone ones are dropped,
-    /// and keys are assigned anew (a new name, or a new namesake, changes them).
+    /// Takes a new outlet list: known outlets keep what was read of them and their key (while
+    /// they keep their name), gone ones are dropped.
     mutating func replaceOutlets(_ list: [BellasReefOutlet]) {
-        outlets = Self.relisted(list, old: outlets, id: \.id, name: \.name, fallback: "outlet")
+        outlets = Self.relisted(list, old: outlets, keys: &outletKeys, id: \.id, name: \.name)
         outletsListed = true
     }
 
     mutating func replaceProbes(_ list: [BellasReefProbe]) {
-        probes = Self.relisted(list, old: probes, id: \.address, name: \.name, fallback: "probe")
+        probes = Self.relisted(list, old: probes, keys: &probeKeys, id: \.address, name: \.name)
         probesListed = true
     }
 
     /// The statuses of a new list, by id: each keeps what was known of it, with its new listing and key.
     private static func relisted<Status: ListedStatus>(
-        _ list: [Status.Listing], old: [String: Status], id: (Status.Listing) -> String, name: (Status.Listing) -> String,
-        fallback: String
+        _ list: [Status.Listing], old: [String: Status], keys: inout TopicKeys, id: (Status.Listing) -> String,
+        name: (Status.Listing) -> String
     ) -> [String: Status] {
-        let keys = TopicKey.assign(list.map { (id($0), name($0)) }, fallback: fallback)
+        let keys = keys.update(list.map { (id($0), name($0)) })
         return Dictionary(list.map { listing in
             let key = keys[id(listing)] ?? id(listing)
             guard var status = old[id(listing)] else { return (id(listing), Status(listing, key: key)) }
@@ -58,7 +60,7 @@ struct ReefSnapshot: Sendable {
         return outlets[uuid.uuidString.lowercased()]
     }
 
-    var outletKeys: [String] { outlets.values.map(\.key).sorted() }
+    var knownOutletKeys: [String] { outlets.values.map(\.key).sorted() }
 }
 
 /// An outlet's or probe's status, made from the controller's listing and kept across lists.

@@ -8,6 +8,7 @@ import UpstreamHTTP
 /// The controller's client (one token for the three services) and the metrics of each service.
 final class ReefUpstream: Sendable {
     private let connection: BellasReefConnection
+    private let tls: UpstreamTLS
     private let logger: Logger
     private let metrics: [BellasReefService: UpstreamMetrics]
     /// Made on first use, so that checking a configuration opens nothing.
@@ -15,8 +16,9 @@ final class ReefUpstream: Sendable {
     /// Logins already counted in the core's metrics.
     private let loginsRecorded = Mutex(0)
 
-    init(connection: BellasReefConnection, logger: Logger, metrics: BridgeMetrics) {
+    init(connection: BellasReefConnection, tls: UpstreamTLS, logger: Logger, metrics: BridgeMetrics) {
         self.connection = connection
+        self.tls = tls
         self.logger = logger
         self.metrics = Dictionary(uniqueKeysWithValues: BellasReefService.allCases.map {
             ($0, metrics.upstream(integration: ReefTopics.name, instance: $0.rawValue))
@@ -26,7 +28,7 @@ final class ReefUpstream: Sendable {
     /// Runs one API operation on `service`, recording its duration, outcome and any login it needed.
     @discardableResult
     func call<T: Sendable>(_ service: BellasReefService, _ operation: @Sendable (BellasReefClient) async throws -> T) async throws -> T {
-        let api = client
+        let api = try await client()
         let result: Result<T, any Error>
         do {
             result = .success(try await metrics[service]!.measure { try await operation(api) })
@@ -59,25 +61,18 @@ final class ReefUpstream: Sendable {
         try? await http.shutdown()
     }
 
-    private var client: BellasReefClient {
-        connected.withLock { connected in
-            if let connected { return connected.api }
-            let http = Self.makeHTTPClient(for: connection)
+    /// The client, made on first use with the HTTP client of the one place below.
+    private func client() async throws -> BellasReefClient {
+        if let api = connected.withLock({ $0?.api }) { return api }
+        let http = try await UpstreamHTTPClient.make(baseURL: connection.coreURL, tls: tls, requestTimeout: connection.requestTimeout)
+        // Another caller may have connected meanwhile: keep one client (one token).
+        let (api, spare) = connected.withLock { connected -> (BellasReefClient, HTTPClient?) in
+            if let connected { return (connected.api, http) }
             let api = BellasReefClient(connection: connection, httpClient: http, logger: logger)
             connected = (http, api)
-            return api
+            return (api, nil)
         }
-    }
-
-    /// The one place the HTTP client is made. For `https://` URLs it trusts the system's CAs
-    /// only: the upstream TLS options (a CA file, a SHA-256 pin, insecure) arrive with
-    /// UpstreamHTTP's shared TLS settings and are to be passed here.
-    static func makeHTTPClient(for connection: BellasReefConnection) -> HTTPClient {
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(5), read: connection.requestTimeout.timeAmount)
-        // BellasReefClient has its own login backoff: a refused connect should fail at once
-        // (as `.transport`) instead of being retried inside AsyncHTTPClient until the deadline.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        try? await spare?.shutdown()
+        return api
     }
 }

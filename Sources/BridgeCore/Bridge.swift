@@ -34,6 +34,7 @@ public final class Bridge: Service {
     private var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
 
     public func run() async throws {
+        for integration in integrations { try await integration.checkConfigurationWithUpstream() }
         client.start()
         try await waitForBroker()
 

@@ -38,10 +38,17 @@ public protocol Integration: Sendable {
 
     /// Advice `check-config` prints about this integration's configuration: what people get wrong.
     var configurationHints: [String] { get }
+
+    /// Asks the upstream, once before the bridge goes online, about what only it can tell is
+    /// wrong with the configuration (a site that must be named, say): that stops the start. An
+    /// upstream that does not answer is no reason to stop; polling retries it. Bounded by the
+    /// integration's request timeout.
+    func checkConfigurationWithUpstream() async throws(ConfigError)
 }
 
 extension Integration {
     public var configurationHints: [String] { [] }
+    public func checkConfigurationWithUpstream() async throws(ConfigError) {}
     public var hasRuntimeEntities: Bool { false }
     public func lane(for command: CommandRequest) -> String { "" }
 }

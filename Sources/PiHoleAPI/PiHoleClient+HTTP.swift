@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOSSL
 import UpstreamHTTP
 
 /// A response as the client needs it.
@@ -64,30 +63,14 @@ extension PiHoleClient {
         return result
     }
 
-    /// An `HTTPClient` with TLS set up for `connection`: for `https`, `verifyCertificate == false`
-    /// turns verification off and `caFile` adds a trust root. The caller owns it and must
-    /// `shutdown()` it.
-    public static func makeHTTPClient(for connection: PiHoleConnection) throws -> HTTPClient {
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(5), read: connection.requestTimeout.timeAmount)
-        // PiHoleClient has its own login backoff: a refused connect should fail at once
-        // (as `.transport`) instead of being retried inside AsyncHTTPClient until the deadline.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        if connection.baseURL.lowercased().hasPrefix("https:") {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            if !connection.verifyCertificate {
-                tls.certificateVerification = .none
-            }
-            if let caFile = connection.caFile {
-                do {
-                    let certificates = try NIOSSLCertificate.fromPEMFile(caFile)
-                    tls.additionalTrustRoots = [.certificates(certificates)]
-                } catch {
-                    throw PiHoleError(.transport, "cannot read CA file \(caFile): \(error)")
-                }
-            }
-            configuration.tlsConfiguration = tls
+    /// An `HTTPClient` for `connection`, TLS trust as its `tls` says (a pin is checked now).
+    /// The caller owns it and must `shutdown()` it.
+    public static func makeHTTPClient(for connection: PiHoleConnection) async throws -> HTTPClient {
+        do {
+            return try await UpstreamHTTPClient.make(
+                baseURL: connection.baseURL, tls: connection.tls, requestTimeout: connection.requestTimeout)
+        } catch {
+            throw PiHoleError(.tls, error.message)
         }
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 }

@@ -27,6 +27,8 @@ public struct PiHoleError: Error, Sendable, CustomStringConvertible, Equatable {
         case unexpectedResponse
         /// Connection refused, timeout, connection dropped.
         case transport
+        /// Certificate trust: a pin mismatch, an unreadable CA file, a handshake refused.
+        case tls
         /// No request was made: a previous login failed and the backoff window is still open.
         case backingOff
     }

@@ -1,3 +1,5 @@
+import UpstreamHTTP
+
 /// Public value types of the Pi-hole v6 client.
 
 /// The DNS blocking state as reported by `GET /api/dns/blocking`.
@@ -36,24 +38,20 @@ public struct PiHoleConnection: Sendable {
     public var baseURL: String
     /// The web interface / app password. Kept in memory only; never logged.
     public var password: String
-    /// PEM file with an extra trust root (for a self-signed Pi-hole certificate).
-    public var caFile: String?
-    /// `false` disables certificate verification for `https` base URLs.
-    public var verifyCertificate: Bool
+    /// How an `https://` Pi-hole's certificate is trusted (v6 serves a self-signed one by default).
+    public var tls: UpstreamTLS
     /// Deadline for one HTTP request (connect + response).
     public var requestTimeout: Duration
 
     public init(
         baseURL: String,
         password: String,
-        caFile: String? = nil,
-        verifyCertificate: Bool = true,
+        tls: UpstreamTLS = .system,
         requestTimeout: Duration = .seconds(10)
     ) {
         self.baseURL = baseURL
         self.password = password
-        self.caFile = caFile
-        self.verifyCertificate = verifyCertificate
+        self.tls = tls
         self.requestTimeout = requestTimeout
     }
 
@@ -68,7 +66,7 @@ public struct PiHoleConnection: Sendable {
 extension PiHoleConnection: CustomStringConvertible {
     /// Describes the connection without the password.
     public var description: String {
-        "PiHoleConnection(baseURL: \(baseURL), password: <redacted>, caFile: \(caFile ?? "nil"), verifyCertificate: \(verifyCertificate))"
+        "PiHoleConnection(baseURL: \(baseURL), password: <redacted>, tls: \(tls))"
     }
 }
 

@@ -76,7 +76,7 @@ enum PiHoleCommand: Equatable, Sendable {
         case .json(let json): text = json["state"]?.stringValue ?? json["blocking"]?.boolValue.map { $0 ? "on" : "off" }
         case .empty: text = nil
         }
-        guard let text, let enabled = SwitchWord.parse(text) else { throw CommandError("blocking/set takes ON or OFF") }
-        return enabled
+        guard let text, let on = SwitchWord.parse(text) else { throw CommandError("blocking/set takes ON or OFF") }
+        return on
     }
 }

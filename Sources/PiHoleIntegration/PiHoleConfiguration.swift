@@ -23,7 +23,7 @@ struct PiHoleConfiguration: Sendable {
 
         var instances: [Instance] = []
         for item in try section.sections("instances") {
-            let item = try item.allowing(["id", "url", "password", "verify_certificate", "ca_file"])
+            let item = try item.allowing(Set(["id", "url", "password", "verify_certificate"]).union(ConfigSection.upstreamTLSKeys))
             let id = try item.requiredString("id")
             guard id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) else {
                 throw ConfigError(key: item.keyPath("id"), "must use only a-z, 0-9, '-' and '_' (it becomes a topic level), got '\(id)'")
@@ -34,15 +34,12 @@ struct PiHoleConfiguration: Sendable {
             guard !instances.contains(where: { $0.id == id }) else {
                 throw ConfigError(key: item.keyPath("id"), "'\(id)' is used twice")
             }
-            let caFile = try item.string("ca_file")
-            if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-                throw ConfigError(key: item.keyPath("ca_file"), "cannot read '\(caFile)'")
-            }
+            let url = try item.url("url")
             let connection = PiHoleConnection(
-                baseURL: try item.url("url"),
+                baseURL: url,
                 password: try item.requiredString("password"),
-                caFile: caFile,
-                verifyCertificate: try item.bool("verify_certificate", default: true),
+                // `verify_certificate: false` is the older spelling of `insecure: true`.
+                tls: try item.upstreamTLS(for: url, legacyVerifyKey: "verify_certificate"),
                 requestTimeout: timeout
             )
             instances.append(Instance(id: id, connection: connection))

@@ -14,6 +14,9 @@ actor PiHoleInstance {
     private var loginsRecorded = 0
     /// Made on first use, so that checking a configuration opens nothing.
     private var connected: (http: HTTPClient, api: PiHoleClient)?
+    /// Set after a TLS failure, which may be a changed certificate: the next request makes a new
+    /// client, checking a pinned certificate again, rather than failing the same way forever.
+    private var reconnectNeeded = false
     private(set) var snapshot = PiHoleSnapshot()
     /// After a failed read of the host name or versions, when to try again.
     private var descriptionRetryAt: ContinuousClock.Instant?
@@ -33,7 +36,7 @@ actor PiHoleInstance {
 
     /// Runs one API operation, recording its duration, outcome and any login it needed.
     private func measured<T: Sendable>(_ operation: (PiHoleClient) async throws -> T) async throws -> T {
-        let api = try client
+        let api = try await client()
         let result: Result<T, any Error>
         do {
             result = .success(try await metrics.measure { try await operation(api) })
@@ -47,14 +50,23 @@ actor PiHoleInstance {
         return try result.get()
     }
 
-    private var client: PiHoleClient {
-        get throws {
-            if let connected { return connected.api }
-            let http = try PiHoleClient.makeHTTPClient(for: connection)
-            let api = PiHoleClient(connection: connection, httpClient: http, logger: logger)
-            connected = (http, api)
-            return api
+    private func client() async throws -> PiHoleClient {
+        if reconnectNeeded, let stale = connected {
+            connected = nil
+            reconnectNeeded = false
+            await stale.api.logout()
+            try? await stale.http.shutdown()
         }
+        if let connected { return connected.api }
+        let http = try await PiHoleClient.makeHTTPClient(for: connection)
+        // Another caller may have connected while this one waited: keep one client (one session).
+        if let connected {
+            try? await http.shutdown()
+            return connected.api
+        }
+        let api = PiHoleClient(connection: connection, httpClient: http, logger: logger)
+        connected = (http, api)
+        return api
     }
 
     var loginCount: Int {
@@ -146,6 +158,7 @@ actor PiHoleInstance {
         metrics.recordAvailability(false)
         snapshot.available = false
         snapshot.error = "\(error)"
+        if (error as? PiHoleError)?.code == .tls { reconnectNeeded = true }
     }
 }
 

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import Logging
+import Synchronization
 
 /// Pi-hole v6 on MQTT: blocking state, pause and resume, allow and deny lists.
 final class PiHoleIntegration: Integration {
@@ -10,7 +11,7 @@ final class PiHoleIntegration: Integration {
     let instances: [PiHoleInstance]
     private let wakeup = Wakeup()
     /// What went out last, so an unchanged state is not published again every poll.
-    private let published = ChangedStatePublisher()
+    private let published = Mutex(ChangedState())
 
     /// Re-reads this long after a pause's end, so `enabled` shows up about when the Pi-hole
     /// resumes (it flips a little after the timer) rather than a whole poll later.
@@ -118,7 +119,7 @@ final class PiHoleIntegration: Integration {
     private func publish(_ context: IntegrationContext) async {
         var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
         for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
-        var messages: [(topic: String, message: ChangedStatePublisher.Message)] = []
+        var messages: [(topic: String, message: StateMessage)] = []
         for (id, snapshot) in snapshots {
             messages.append((PiHoleTopics.instance(id), .json(snapshot.payload(id: id))))
             messages.append((PiHoleTopics.instanceAvailability(id), .availability(snapshot.available)))
@@ -126,7 +127,9 @@ final class PiHoleIntegration: Integration {
         }
         messages.append((PiHoleTopics.aggregate, .json(PiHoleAggregate(snapshots).payload)))
         messages.append((PiHoleTopics.availability, .availability(snapshots.contains { $0.snapshot.available })))
-        await published.publish(messages, context: context)
+        for (topic, message) in published.withLock({ $0.changes(messages) }) {
+            await context.publish(topic, message)
+        }
     }
 
     /// The regular poll interval, or sooner when a pause is about to end.

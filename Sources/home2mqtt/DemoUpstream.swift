@@ -25,8 +25,9 @@ extension RunningDemoUpstream {
     }
 }
 
-/// Everything `home2mqtt demo` simulates. The UniFi simulator joins with a line.
+/// Everything `home2mqtt demo` simulates: a line each.
 let demoUpstreams: [any DemoUpstream] = [
     PiHoleDemoUpstream(ids: ["main", "backup"]),
+    UniFiDemoUpstream(),
     ReefDemoUpstream(),
 ]

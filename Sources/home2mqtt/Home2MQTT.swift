@@ -10,9 +10,9 @@ struct Home2MQTT: AsyncParsableCommand {
             asks a running bridge's /healthz; the other commands are clients of a running bridge, over MQTT only.
             """,
         subcommands: [
-            RunCommand.self, CheckConfigCommand.self, DemoCommand.self, HealthcheckCommand.self,
+            RunCommand.self, CheckConfigCommand.self, DemoCommand.self, HealthcheckCommand.self, FingerprintCommand.self,
             StatusCommand.self, PauseCommand.self, ResumeCommand.self, AllowCommand.self, DenyCommand.self,
-            OutletCommand.self,
+            RulesCommand.self, RuleSwitchCommand.self, OutletCommand.self,
         ]
     )
 }

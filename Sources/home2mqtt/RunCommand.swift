@@ -46,7 +46,13 @@ struct RunCommand: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch let error as ConfigError {
+            // Found by asking an upstream at start (see Integration.checkConfigurationWithUpstream).
+            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            throw configErrorExitCode
+        }
     }
 }
 

@@ -96,7 +96,7 @@ struct ClientAuthTests {
             // Logins at about 0 s, 1 s and 3 s: backoff 1 s, then 2 s.
             #expect((2...3).contains(f.simulator.loginCount))
             #expect(codes.first == .wrongCredentials)
-            #expect(codes.filter { $0 == .backingOff }.count > 20)
+            #expect(codes.contains(.backingOff), "calls during the backoff are refused without a request")
             #expect(f.simulator.requests(.core).allSatisfy { $0.path == "/api/auth/login" })
             #expect(f.requestsNeedingToken.isEmpty)
         }

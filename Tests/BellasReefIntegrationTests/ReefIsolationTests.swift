@@ -84,20 +84,21 @@ import Testing
 
     @Test func outletsAndProbesThatComeAndGoAddAndRemoveTheirEntities() async throws {
         try await ReefFixture.run { fixture, observer in
-            let heaterConfig = "homeassistant/switch/home2mqtt_home/reef_outlet_heater/config"
+            let heaterConfig = "homeassistant/switch/home2mqtt_home/reef_outlet_\(Outlets.heater)/config"
             _ = try await observer.latest(heaterConfig) { $0["command_topic"] == "home/reef/outlet/heater/set" }
             _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "off" }
-            fixture.simulator.addOutlet(SimulatedOutlet(name: "Skimmer", isOn: true, ratedPowerW: 12))
+            let skimmer = SimulatedOutlet(name: "Skimmer", isOn: true, ratedPowerW: 12)
+            fixture.simulator.addOutlet(skimmer)
             fixture.simulator.removeOutlet(Outlets.heater)
             fixture.simulator.addProbe(SimulatedProbe(id: 9, name: "Frag Tank", address: "000000aa0001", celsius: 24))
             _ = try await observer.latest("home/reef/outlet/skimmer") { $0["state"] == "on" }
-            _ = try await observer.latest("homeassistant/switch/home2mqtt_home/reef_outlet_skimmer/config") { $0["name"] == "Skimmer" }
-            _ = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_outlet_skimmer_power/config") { $0["unit_of_measurement"] == "W" }
-            _ = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_probe_frag_tank_temperature/config") { $0["device_class"] == "temperature" }
+            _ = try await observer.latest("homeassistant/switch/home2mqtt_home/reef_outlet_\(skimmer.id)/config") { $0["name"] == "Skimmer" }
+            _ = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_outlet_\(skimmer.id)_power/config") { $0["unit_of_measurement"] == "W" }
+            _ = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_probe_000000aa0001_temperature/config") { $0["device_class"] == "temperature" }
             // The heater went away behind the bridge's back: its state and its entities are cleared.
             _ = try await observer.latest("home/reef/outlet/heater") { $0 == "" }
             _ = try await observer.latest(heaterConfig) { $0 == "" }
-            _ = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_outlet_heater_energy/config") { $0 == "" }
+            _ = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_outlet_\(Outlets.heater)_energy/config") { $0 == "" }
             #expect(try await observer.latest("home/reef/outlets")["heater"] == nil)
             #expect(try await observer.command("home/reef/outlet/heater/set", "ON")["error"]?.stringValue?.hasPrefix("unknown outlet 'heater'") == true)
         }

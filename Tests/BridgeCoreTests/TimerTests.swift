@@ -63,7 +63,7 @@ import Testing
 
     @Test func anUnusableStateDirectoryNamesTheKey() throws {
         let file = temporaryStateDirectory()
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         let error = #expect(throws: ConfigError.self) { try TimerStore(directory: file + "/sub", logger: logger) }
         #expect(error?.key == "bridge.state_dir")
     }
@@ -95,7 +95,7 @@ import Testing
                 return timer.key == "ok" || attempts >= 3
             }
         }
-        try await waitUntil("the flaky restore succeeds on its third try", timeout: .seconds(5)) {
+        try await waitUntil("the flaky restore succeeds on its third try", timeout: .seconds(20)) {
             fired.withLock { $0.filter { $0 == "flaky" }.count } == 3
         }
         try await waitUntil("both are gone from the file") {

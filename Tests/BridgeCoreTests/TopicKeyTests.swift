@@ -2,17 +2,24 @@ import BridgeCore
 import Testing
 
 @Suite struct TopicKeyTests {
-    @Test func slugsAreLowercaseWordsJoinedByDashes() {
-        #expect(TopicKey.slug("Return Pump", fallback: "x") == "return-pump")
-        #expect(TopicKey.slug("  Heater #2 (display) ", fallback: "x") == "heater-2-display")
-        #expect(TopicKey.slug("Küche", fallback: "x") == "kuche")
-        #expect(TopicKey.slug("🐠", fallback: "outlet") == "outlet")
+    @Test func slugs() {
+        #expect(TopicKey.slug("Downtime Emma", fallback: "x") == "downtime-emma")
+        #expect(TopicKey.slug("  Return pump (main)!", fallback: "x") == "return-pump-main")
+        #expect(TopicKey.slug("Ähm/+#", fallback: "id-1") == "hm")
+        #expect(TopicKey.slug("水泵", fallback: "id-1a2b3c4d") == "id-1a2b3c4d")
     }
 
-    @Test func collisionsAreResolvedByIDWhateverTheListOrder() {
-        let things = [(id: "b-22222222", name: "Heater"), (id: "a-11111111", name: "heater"), (id: "c", name: "Pump")]
-        let keys = TopicKey.assign(things, fallback: "x")
-        #expect(keys == ["a-11111111": "heater", "b-22222222": "heater-22222222", "c": "pump"])
-        #expect(TopicKey.assign(things.reversed(), fallback: "x") == keys)
+    @Test func keysStayWhileNamesStayAndCollisionsTakeTheID() {
+        var keys = TopicKeys()
+        let first = keys.update([(id: "AAAAAAAA-1", name: "Downtime Emma"), (id: "bbbbbbbb-2", name: "Downtime Leo")])
+        #expect(first == ["AAAAAAAA-1": "downtime-emma", "bbbbbbbb-2": "downtime-leo"])
+        // A second rule of the same name (another console, say) gets its id's start; the first keeps its key,
+        // even when the upstream lists the newcomer first.
+        let second = keys.update([(id: "cccccccc-3", name: "downtime emma"), (id: "AAAAAAAA-1", name: "Downtime Emma")])
+        #expect(second == ["AAAAAAAA-1": "downtime-emma", "cccccccc-3": "downtime-emma-cccccccc"])
+        // Renamed: the key follows the name; the old key is free again.
+        let third = keys.update([(id: "AAAAAAAA-1", name: "Downtime Emily"), (id: "cccccccc-3", name: "downtime emma")])
+        #expect(third["AAAAAAAA-1"] == "downtime-emily")
+        #expect(third["cccccccc-3"] == "downtime-emma-cccccccc")
     }
 }

@@ -23,6 +23,11 @@ import Testing
         let response = try await observer.command("home/pihole/pause", "30")
         #expect(response["status"] == "ok", "\(response)")
         _ = try await observer.latest("home/pihole") { $0["blocking"] == "disabled" }
+        // The UniFi console simulator, over HTTPS with its certificate pinned, as the banner says.
+        #expect(demo.stdout.contains("-t home/unifi/rule/downtime-emma/set -m '{\"enabled\":true,\"for\":60}'"))
+        _ = try await observer.latest("home/unifi/rule/downtime-tablet", timeout: .seconds(20)) { $0["enabled"] == false }
+        let downtime = try await observer.command("home/unifi/rule/downtime-tablet/set", "ON")
+        #expect(downtime["data"]?["enabled"] == true, "\(downtime)")
         // The aquarium too, switched the way the banner shows.
         #expect(demo.stdout.contains("mosquitto_pub -h 127.0.0.1 -p \(port) -t home/reef/outlet/heater/set -m ON"))
         _ = try await observer.latest("home/reef/outlet/heater", timeout: .seconds(20)) { $0["state"] == "off" }

@@ -165,15 +165,17 @@ struct BackoffTests {
 @Suite("HTTP client factory")
 struct HTTPClientFactoryTests {
     @Test func httpsWithoutVerification() async throws {
-        let client = try PiHoleClient.makeHTTPClient(
-            for: PiHoleConnection(baseURL: "https://pi.hole", password: "x", verifyCertificate: false))
+        let client = try await PiHoleClient.makeHTTPClient(
+            for: PiHoleConnection(baseURL: "https://pi.hole", password: "x", tls: .insecure))
         try await client.shutdown()
     }
 
-    @Test func missingCAFileIsReported() {
-        #expect(throws: PiHoleError.self) {
-            _ = try PiHoleClient.makeHTTPClient(
-                for: PiHoleConnection(baseURL: "https://pi.hole", password: "x", caFile: "/nonexistent/ca.pem"))
+    @Test func missingCAFileIsReported() async {
+        let error = await #expect(throws: PiHoleError.self) {
+            _ = try await PiHoleClient.makeHTTPClient(
+                for: PiHoleConnection(baseURL: "https://pi.hole", password: "x", tls: .caFile("/nonexistent/ca.pem")))
         }
+        #expect(error?.code == .tls)
+        #expect(error?.message.contains("/nonexistent/ca.pem") == true)
     }
 }

@@ -62,7 +62,7 @@ func withFixture(
     let logger = Logger(label: "test.pihole") { _ in CapturingLogHandler(sink: logs) }
     let connection = PiHoleConnection(
         baseURL: simulator.baseURL, password: clientPassword ?? password, requestTimeout: requestTimeout)
-    let http = try PiHoleClient.makeHTTPClient(for: connection)
+    let http = try await PiHoleClient.makeHTTPClient(for: connection)
     let client = PiHoleClient(connection: connection, httpClient: http, logger: logger)
     let fixture = Fixture(simulator: simulator, http: http, client: client, logs: logs, password: clientPassword ?? password)
     do {

@@ -9,24 +9,6 @@ import Testing
 
 /// The roles in broker-config/acl, enforced by a real mosquitto.
 @Suite struct BrokerRoleTests {
-    static let brokerConfig = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../broker-config").standardized
-
-    /// A broker with the household's ACL and one user per role (password `<role>-password`).
-    private static func brokerWithRoles() async throws -> TestBroker {
-        let passwd = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString)").path
-        for (index, user) in ["bridge", "homeassistant", "watch"].enumerated() {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
-            process.arguments = (index == 0 ? ["-c"] : []) + ["-b", passwd, user, "\(user)-password"]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "mosquitto_passwd for \(user)")
-        }
-        let acl = brokerConfig.appendingPathComponent("acl").path
-        return try await TestBroker(config: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(acl)\n")
-    }
-
     static let bridgeUser = "mqtt:\n  username: bridge\n  password: bridge-password\n"
 
     static func asHomeAssistant(_ configuration: inout MQTTConfiguration) {
@@ -35,7 +17,7 @@ import Testing
     }
 
     @Test func theWatchMayOnlyPauseAndResume() async throws {
-        let broker = try await Self.brokerWithRoles()
+        let broker = try await TestBroker.withRoles()
         defer { broker.stop() }
         try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser, observer: Self.asHomeAssistant) { fixture, _ in
             let watch = try await Observer(broker, subscribe: ["home/#"]) { configuration in
@@ -62,7 +44,7 @@ import Testing
     }
 
     @Test func homeAssistantMaySendAnyCommand() async throws {
-        let broker = try await Self.brokerWithRoles()
+        let broker = try await TestBroker.withRoles()
         defer { broker.stop() }
         try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser, observer: Self.asHomeAssistant) { fixture, _ in
             let assistant = try await Observer(broker, subscribe: ["home/#", "homeassistant/#"], configure: Self.asHomeAssistant)
@@ -74,7 +56,7 @@ import Testing
     }
 
     @Test func strangersAreRefused() async throws {
-        let broker = try await Self.brokerWithRoles()
+        let broker = try await TestBroker.withRoles()
         defer { broker.stop() }
         var configuration = MQTTConfiguration(clientID: uniqueClientID("stranger"), host: broker.host, port: broker.port)
         configuration.username = "watch"

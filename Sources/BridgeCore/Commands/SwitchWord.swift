@@ -1,12 +1,11 @@
-/// The words that switch something on or off, as people and Home Assistant send them.
+/// On or off as Home Assistant (`ON`/`OFF`), scripts (`true`/`false`) and people
+/// (`enable`, `disabled`…) write it, in any case.
 public enum SwitchWord {
-    /// `ON`/`OFF` (Home Assistant's switch), also `true`/`false`, `enable(d)`/`disable(d)`, in any
-    /// case. - Returns: `nil` for any other word.
     public static func parse(_ text: String) -> Bool? {
         switch text.lowercased() {
-        case "on", "true", "enable", "enabled": return true
-        case "off", "false", "disable", "disabled": return false
-        default: return nil
+        case "on", "true", "enable", "enabled": true
+        case "off", "false", "disable", "disabled": false
+        default: nil
         }
     }
 }

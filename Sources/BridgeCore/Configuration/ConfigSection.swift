@@ -123,6 +123,23 @@ public struct ConfigSection: Sendable {
         }
     }
 
+    /// A list of non-empty strings; `nil` when the key is absent.
+    public func stringList(_ key: String) throws(ConfigError) -> [String]? {
+        switch value(key) {
+        case nil: return nil
+        case .sequence(let items)?:
+            var texts: [String] = []
+            for (index, item) in items.enumerated() {
+                guard case .scalar(let text) = item, !text.isEmpty else {
+                    throw ConfigError(key: "\(keyPath(key))[\(index)]", "must be a non-empty text")
+                }
+                texts.append(text)
+            }
+            return texts
+        default: throw ConfigError(key: keyPath(key), "must be a list")
+        }
+    }
+
     /// A base URL (`http://` or `https://`, with a host), without a trailing slash.
     public func url(_ key: String) throws(ConfigError) -> String {
         let text = try requiredString(key)

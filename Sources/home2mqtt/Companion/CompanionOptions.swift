@@ -23,11 +23,18 @@ struct CompanionOptions: ParsableArguments {
     /// it: with `--json` the whole response, otherwise `describe(data)`. Exits 1 when the bridge
     /// answers with an error, 2 when there is no answer.
     func send(_ make: (BridgeTopics) -> BridgeCommand, describe: (JSONValue) -> [String]) async throws {
+        try await send({ topics, _ async throws(CompanionFailure) in make(topics) }, describe: describe)
+    }
+
+    /// As above, for a command that needs the bridge's retained state to be built (a rule named by its name, say).
+    func send(
+        _ make: (BridgeTopics, CompanionSession) async throws(CompanionFailure) -> BridgeCommand, describe: (JSONValue) -> [String]
+    ) async throws {
         try await runCompanion { () async throws(CompanionFailure) in
             let endpoint = try broker.resolve()
-            let command = make(endpoint.topics)
             let response = try await CompanionSession.with(endpoint, timeout: timeLimit) { session async throws(CompanionFailure) in
-                try await session.request(command.topic, payload: command.payload)
+                let command = try await make(endpoint.topics, session)
+                return try await session.request(command.topic, payload: command.payload)
             }
             if json { print(response.encodedString()) }
             guard response["status"] == "ok" else {
@@ -35,6 +42,17 @@ struct CompanionOptions: ParsableArguments {
             }
             if !json { print(describe(response["data"] ?? .null).joined(separator: "\n")) }
         }
+    }
+}
+
+extension CompanionOptions {
+    /// The bridge's retained state, by topic (JSON where it is JSON), and its topics.
+    func retainedState() async throws(CompanionFailure) -> (topics: BridgeTopics, state: [String: JSONValue]) {
+        let endpoint = try broker.resolve()
+        let retained = try await CompanionSession.with(endpoint, timeout: timeLimit) { session async throws(CompanionFailure) in
+            try await session.retainedState()
+        }
+        return (endpoint.topics, StatusCommand.parse(retained))
     }
 }
 

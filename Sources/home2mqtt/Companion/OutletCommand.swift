@@ -20,17 +20,14 @@ struct OutletCommand: AsyncParsableCommand {
     @Argument(help: "on, off or toggle.")
     var action: Action
 
-    @Option(name: .customLong("for"), help: "For how long, then the outlet goes back as it was: 90s, 10m, 1h (plain seconds too).")
-    var duration: String?
+    @Option(name: .customLong("for"), help: "For how long, then the outlet goes back as it was: 90, 90s, 10m, 1h30m, 2d.")
+    var duration: DurationArgument?
 
     @OptionGroup var options: CompanionOptions
 
     func validate() throws {
         guard !outlet.isEmpty, !outlet.contains(where: { "/+#".contains($0) || $0.isWhitespace }) else {
             throw ValidationError("the outlet is a key such as 'return-pump' or an id, got '\(outlet)'")
-        }
-        if let duration, Self.seconds(duration) == nil {
-            throw ValidationError("--for takes a duration such as 90s, 10m or 1h, got '\(duration)'")
         }
     }
 
@@ -41,10 +38,9 @@ struct OutletCommand: AsyncParsableCommand {
     /// `{"state":"off","for":600}` to `home/reef/outlet/<key>/set`; plain `ON`/`OFF`/`TOGGLE` without `--for`.
     func command(_ topics: BridgeTopics) -> BridgeCommand {
         let topic = IntegrationTopics(bridge: topics, name: ReefTopics.name).topic(ReefTopics.outletSet(outlet))
-        guard let duration, let seconds = Self.seconds(duration) else {
-            return BridgeCommand(topic: topic, payload: action.rawValue.uppercased())
-        }
-        return BridgeCommand(topic: topic, payload: JSONValue.object(["state": .string(action.rawValue), "for": .number(Double(seconds))]).encodedString())
+        guard let duration else { return BridgeCommand(topic: topic, payload: action.rawValue.uppercased()) }
+        let payload: JSONValue = ["state": .string(action.rawValue), "for": .number(Double(duration.seconds))]
+        return BridgeCommand(topic: topic, payload: payload.encodedString())
     }
 
     func describe(_ data: JSONValue, timeZone: TimeZone = .current, now: Date = Date()) -> [String] {
@@ -54,16 +50,5 @@ struct OutletCommand: AsyncParsableCommand {
             line += ", back \(data["restore_state"]?.stringValue ?? "as it was") at \(time)"
         }
         return [line]
-    }
-
-    /// `90s`, `10m`, `1h`, `2d`, or plain seconds → seconds; `nil` for anything else or zero.
-    static func seconds(_ text: String) -> Int? {
-        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let last = trimmed.last else { return nil }
-        let (digits, unit) = units[last].map { (trimmed.dropLast(), $0) } ?? (Substring(trimmed), 1)
-        guard let count = Int(digits), count > 0 else { return nil }
-        let (product, overflow) = count.multipliedReportingOverflow(by: unit)
-        return overflow ? nil : product
     }
 }

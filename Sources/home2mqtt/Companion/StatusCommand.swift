@@ -14,17 +14,13 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runCompanion { () async throws(CompanionFailure) in
-            let endpoint = try options.broker.resolve()
-            let retained = try await CompanionSession.with(endpoint, timeout: options.timeLimit) { session async throws(CompanionFailure) in
-                try await session.retainedState()
-            }
-            let state = Self.parse(retained)
+            let (topics, state) = try await options.retainedState()
             if options.json {
                 print(JSONValue.object(state).encodedString())
             } else if !state.isEmpty {
-                print(StatusTable(base: endpoint.topics.base, state: state).text)
+                print(StatusTable(base: topics.base, state: state).text)
             }
-            try Self.check(state, topics: endpoint.topics)
+            try Self.check(state, topics: topics)
         }
     }
 

@@ -25,7 +25,7 @@ struct StatusTable {
         ("host", "HOST"), ("version", "VERSION"), ("error", "ERROR"),
     ]
     /// Fields the table already shows another way: the row's name, the availability column.
-    static let hidden: Set<String> = ["id", "available"]
+    static let hidden: Set<String> = ["id", "key", "available"]
     /// More fields than this in a lone row: printed as a list.
     static let widestLoneRow = 8
     /// Top-level topics that are not integrations.
@@ -159,9 +159,4 @@ struct StatusTable {
 
 extension JSONValue {
     var isObject: Bool { objectValue != nil }
-
-    var objectValue: [String: JSONValue]? {
-        if case .object(let members) = self { return members }
-        return nil
-    }
 }

@@ -1,0 +1,22 @@
+import Foundation
+
+extension TestBroker {
+    /// The household ACL the project ships: `broker-config/acl`.
+    public static let householdACL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../broker-config/acl").standardized.path
+
+    /// A broker with the household's ACL, no anonymous access, and one user per role with the
+    /// password `<role>-password`.
+    public static func withRoles(_ users: [String] = ["bridge", "homeassistant", "watch"]) async throws -> TestBroker {
+        let passwd = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString)").path
+        for (index, user) in users.enumerated() {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+            process.arguments = (index == 0 ? ["-c"] : []) + ["-b", passwd, user, "\(user)-password"]
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw TestSupportError("mosquitto_passwd failed for \(user)") }
+        }
+        return try await TestBroker(config: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(householdACL)\n")
+    }
+}

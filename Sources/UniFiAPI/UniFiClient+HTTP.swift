@@ -1,0 +1,74 @@
+import AsyncHTTPClient
+import Foundation
+import JSONDocument
+import NIOCore
+import NIOHTTP1
+import UpstreamHTTP
+
+/// A response as the client needs it.
+struct RawResponse: Sendable {
+    let status: Int
+    let body: Data
+    let retryAfter: String?
+}
+
+extension UniFiClient {
+    /// Largest body accepted: a page of 200 rules is well below.
+    static let maxBodySize = 8 << 20
+
+    /// One HTTP exchange; `path` starts with `/v1/` and may carry a query. The key goes in
+    /// `X-API-KEY` only. Any failure other than an HTTP status is `.transport` (or `.tls`).
+    func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil) async throws -> RawResponse {
+        var request = HTTPClientRequest(url: connection.apiBaseURL + path)
+        request.method = method
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "X-API-KEY", value: connection.apiKey)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body.encoded()))
+        }
+        do {
+            let response = try await httpClient.execute(request, timeout: connection.requestTimeout.timeAmount)
+            let buffer = try await response.body.collect(upTo: Self.maxBodySize)
+            let status = Int(response.status.code)
+            logger.debug("UniFi request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(status)"])
+            return RawResponse(
+                status: status, body: Data(buffer.readableBytesView), retryAfter: response.headers.first(name: "Retry-After"))
+        } catch {
+            let failure = UniFiErrorMapping.transport(error)
+            logger.debug("UniFi request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])
+            throw failure
+        }
+    }
+
+    /// The JSON of a 2xx answer, or the mapped error.
+    func json(_ response: RawResponse, what: String) throws(UniFiError) -> JSONValue {
+        guard (200..<300).contains(response.status) else {
+            throw UniFiErrorMapping.error(status: response.status, body: response.body, retryAfterHeader: response.retryAfter)
+        }
+        guard let value = JSONValue.parse(response.body) else {
+            throw UniFiErrorMapping.undecodable(what, status: response.status)
+        }
+        return value
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ response: RawResponse, what: String) throws(UniFiError) -> T {
+        let value = try json(response, what: what)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(value.encoded()))
+        } catch {
+            throw UniFiErrorMapping.undecodable(what, status: response.status)
+        }
+    }
+
+    /// An `HTTPClient` for `connection`, TLS trust as its `tls` says (a pin is checked now).
+    /// The caller owns it and must `shutdown()` it.
+    public static func makeHTTPClient(for connection: UniFiConnection) async throws(UniFiError) -> HTTPClient {
+        do {
+            return try await UpstreamHTTPClient.make(
+                baseURL: connection.controllerURL, tls: connection.tls, requestTimeout: connection.requestTimeout)
+        } catch {
+            throw UniFiErrorMapping.transport(error)
+        }
+    }
+}

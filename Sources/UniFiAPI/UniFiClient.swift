@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import JSONDocument
+import Logging
+
+/// Client for UniFi Network's Integration API (`/proxy/network/integration/v1/…`, `X-API-KEY`).
+/// Stateless apart from its `HTTPClient`: every method throws ``UniFiError``.
+public struct UniFiClient: Sendable {
+    let connection: UniFiConnection
+    let httpClient: HTTPClient
+    let logger: Logger
+
+    /// Page size: the largest the API allows.
+    static let pageLimit = 200
+
+    public init(connection: UniFiConnection, httpClient: HTTPClient, logger: Logger) {
+        self.connection = connection
+        self.httpClient = httpClient
+        self.logger = logger
+    }
+
+    /// `GET /v1/info`.
+    public func info() async throws -> UniFiInfo {
+        try decode(UniFiInfo.self, try await send(.GET, "/v1/info"), what: "application info")
+    }
+
+    /// Every site (`GET /v1/sites`, all pages).
+    public func sites() async throws -> [UniFiSite] {
+        try await allPages("/v1/sites", filter: nil, what: "sites").map { value throws(UniFiError) in
+            guard let id = value["id"]?.stringValue, let name = value["name"]?.stringValue else {
+                throw UniFiError(.unexpectedResponse, "a site without id or name: \(value.encodedString())")
+            }
+            return UniFiSite(id: id, internalReference: value["internalReference"]?.stringValue ?? "", name: name)
+        }
+    }
+
+    /// The site `nameOrReferenceOrID` means; `nil` picks the only one (several: an error listing them).
+    public func resolveSite(_ nameOrReferenceOrID: String?) async throws -> UniFiSite {
+        try UniFiSiteSelection.choose(nameOrReferenceOrID, from: try await sites())
+    }
+
+    public func aclRules(site: String, filter: UniFiFilter? = nil) async throws -> [UniFiRule] {
+        try await rules(.acl, site: site, filter: filter)
+    }
+
+    /// Firewall policies; `filter` may name only `id`, `name`, `source.zoneId`,
+    /// `destination.zoneId`, `metadata.origin` (anything else is refused without a request).
+    public func firewallPolicies(site: String, filter: UniFiFilter? = nil) async throws -> [UniFiRule] {
+        try await rules(.firewallPolicy, site: site, filter: filter)
+    }
+
+    /// Every rule of `kind` on `site` (a site UUID), all pages.
+    public func rules(_ kind: UniFiRuleKind, site: String, filter: UniFiFilter? = nil) async throws -> [UniFiRule] {
+        if let filter { try kind.check(filter) }
+        return try await allPages(collectionPath(kind, site: site), filter: filter, what: "\(kind.rawValue) rules")
+            .map { value throws(UniFiError) in try UniFiRule(kind: kind, raw: value) }
+    }
+
+    public func aclRule(site: String, id: String) async throws -> UniFiRule {
+        try await rule(.acl, site: site, id: id)
+    }
+
+    public func firewallPolicy(site: String, id: String) async throws -> UniFiRule {
+        try await rule(.firewallPolicy, site: site, id: id)
+    }
+
+    public func rule(_ kind: UniFiRuleKind, site: String, id: String) async throws -> UniFiRule {
+        let response = try await send(.GET, rulePath(kind, site: site, id: id))
+        return try UniFiRule(kind: kind, raw: try json(response, what: "\(kind.rawValue) rule"))
+    }
+
+    /// Switches a rule: GET it, change only `enabled` in the JSON the controller sent, PUT the
+    /// whole object back (less its read-only keys), then GET it again and return what the
+    /// controller says. A `DERIVED` or `SYSTEM_DEFINED` rule is refused before any PUT.
+    public func setEnabled(kind: UniFiRuleKind, site: String, id: String, enabled: Bool) async throws -> UniFiRule {
+        let current = try await rule(kind, site: site, id: id)
+        let body = try UniFiRuleUpdate.body(for: current, enabled: enabled)
+        _ = try json(try await send(.PUT, rulePath(kind, site: site, id: id), body: body), what: "\(kind.rawValue) update")
+        return try await rule(kind, site: site, id: id)
+    }
+
+    // MARK: - Paths and pages
+
+    func collectionPath(_ kind: UniFiRuleKind, site: String) -> String {
+        "/v1/sites/\(PercentEncoding.encode(site))\(kind.collectionPath)"
+    }
+
+    func rulePath(_ kind: UniFiRuleKind, site: String, id: String) -> String {
+        collectionPath(kind, site: site) + "/" + PercentEncoding.encode(id)
+    }
+
+    /// Reads pages of `pageLimit` until `offset + count >= totalCount` (or an empty page, so a
+    /// controller whose count shrinks while reading cannot loop us forever).
+    func allPages(_ path: String, filter: UniFiFilter?, what: String) async throws -> [JSONValue] {
+        var items: [JSONValue] = []
+        var offset = 0
+        while true {
+            var query = "?offset=\(offset)&limit=\(Self.pageLimit)"
+            if let filter { query += "&filter=" + filter.queryValue }
+            let page = try decode(UniFiPage.self, try await send(.GET, path + query), what: what)
+            items += page.data
+            offset = page.offset + page.count
+            if page.count == 0 || offset >= page.totalCount { return items }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import UpstreamHTTP
+
+/// Turns HTTP outcomes into ``UniFiError``. Pure functions: no I/O.
+enum UniFiErrorMapping {
+    /// The Integration API's error body.
+    struct APIError: Decodable {
+        let statusCode: Int?
+        let statusName: String?
+        let code: String?
+        let message: String?
+        let requestPath: String?
+    }
+
+    /// The console proxy's body for a wrong or missing key: `{"error":{"code":401,"message":"Unauthorized"}}`.
+    struct ProxyError: Decodable {
+        struct Inner: Decodable {
+            let code: Int?
+            let message: String?
+        }
+        let error: Inner
+    }
+
+    static func error(status: Int, body: Data, retryAfterHeader: String?) -> UniFiError {
+        let api = try? JSONDecoder().decode(APIError.self, from: body)
+        let proxy = try? JSONDecoder().decode(ProxyError.self, from: body)
+        let apiCode = api?.code
+        let controllerMessage = api?.message ?? proxy?.error.message ?? ""
+        let retryAfter = RetryAfter.parse(retryAfterHeader)
+        func make(_ code: UniFiError.Code, _ message: String) -> UniFiError {
+            UniFiError(code, message, status: status, apiCode: apiCode, retryAfter: retryAfter)
+        }
+        switch status {
+        case 401:
+            return make(.unauthorized, "the API key was refused" + (controllerMessage.isEmpty ? "" : " (\(controllerMessage))"))
+        case 404:
+            return make(.notFound, controllerMessage.isEmpty ? "not found" : controllerMessage)
+        case 400:
+            return make(.badRequest, controllerMessage.isEmpty ? "bad request" : controllerMessage)
+        case 429:
+            return make(.rateLimited, controllerMessage.isEmpty ? "too many requests" : controllerMessage)
+        case 500...599:
+            return make(.server, controllerMessage.isEmpty ? "HTTP \(status)" : controllerMessage)
+        default:
+            return make(.unexpectedResponse, controllerMessage.isEmpty ? "HTTP \(status)" : controllerMessage)
+        }
+    }
+
+    /// Any error thrown while connecting, sending or receiving: a ``UniFiError`` passes through,
+    /// certificate trust failures are `.tls`, everything else is `.transport`.
+    static func transport(_ error: any Error) -> UniFiError {
+        if let error = error as? UniFiError { return error }
+        if let trust = UpstreamTLSError.trustFailure(error) { return UniFiError(.tls, trust) }
+        if error is CancellationError { return UniFiError(.transport, "cancelled") }
+        return UniFiError(.transport, String(describing: error))
+    }
+
+    static func undecodable(_ what: String, status: Int) -> UniFiError {
+        UniFiError(.unexpectedResponse, "could not decode \(what)", status: status)
+    }
+}

@@ -1,0 +1,60 @@
+import BridgeCore
+import UniFiAPI
+
+/// Home Assistant entities: per console a device with a connectivity sensor (known from the
+/// configuration), and per managed rule a switch (a sensor for a read-only rule) and a
+/// timestamp of its pending restore (runtime entities: they come and go with the rules).
+struct UniFiDiscovery {
+    let topics: IntegrationTopics
+
+    func controllerEntities(_ controllers: [String]) -> [DiscoveryEntity] {
+        controllers.map { id in
+            // Connectivity must stay readable while the console is away: only the bridge's state gates it.
+            DiscoveryEntity(
+                component: "binary_sensor", objectID: "unifi_\(id)_connectivity", name: "Connectivity", device: device(id),
+                availabilityTopics: [],
+                options: [
+                    "state_topic": .string(topics.topic(UniFiTopics.controllerAvailability(id))),
+                    "payload_on": "online", "payload_off": "offline", "device_class": "connectivity", "entity_category": "diagnostic",
+                ])
+        }
+    }
+
+    func ruleEntities(_ rules: [ManagedRule]) -> [DiscoveryEntity] {
+        rules.flatMap { managed -> [DiscoveryEntity] in
+            let state = JSONValue.string(topics.topic(UniFiTopics.rule(managed.key)))
+            let availability = [topics.topic(UniFiTopics.controllerAvailability(managed.controller))]
+            let objectID = "unifi_rule_\(managed.rule.id)"
+            let icon: JSONValue = managed.rule.kind == .acl ? "mdi:lan-disconnect" : "mdi:wall-fire"
+            let toggle = managed.rule.isEditable
+                ? DiscoveryEntity(
+                    component: "switch", objectID: objectID, name: managed.rule.name, device: device(managed.controller),
+                    availabilityTopics: availability,
+                    options: [
+                        "state_topic": state, "command_topic": .string(topics.topic(UniFiTopics.ruleSet(managed.key))),
+                        "value_template": "{{ 'ON' if value_json.enabled else 'OFF' }}",
+                        "payload_on": "ON", "payload_off": "OFF", "icon": icon,
+                    ])
+                : DiscoveryEntity(
+                    component: "binary_sensor", objectID: objectID, name: "\(managed.rule.name) (read-only)",
+                    device: device(managed.controller), availabilityTopics: availability,
+                    options: [
+                        "state_topic": state, "value_template": "{{ 'ON' if value_json.enabled else 'OFF' }}", "icon": icon,
+                    ])
+            let restoreAt = DiscoveryEntity(
+                component: "sensor", objectID: "\(objectID)_restore_at", name: "\(managed.rule.name) restores at",
+                device: device(managed.controller), availabilityTopics: availability,
+                options: [
+                    "state_topic": state, "device_class": "timestamp",
+                    "value_template": "{{ value_json.restore_at if value_json.restore_at else None }}",
+                ])
+            return [toggle, restoreAt]
+        }
+    }
+
+    private func device(_ controller: String) -> DiscoveryDevice {
+        DiscoveryDevice(
+            identifier: "\(topics.bridge.base)_unifi_\(controller)", name: "UniFi \(controller)", model: "UniFi Network",
+            manufacturer: "Ubiquiti")
+    }
+}

@@ -1,0 +1,107 @@
+import BridgeCore
+import Foundation
+import Logging
+import UniFiAPI
+
+extension UniFiIntegration {
+    /// Commands for one rule run in turn, whether addressed by key or by id; rules in parallel.
+    func lane(for command: CommandRequest) -> String {
+        guard command.path.count == 3, let found = registry.withLock({ $0.find(command.path[1]) }) else {
+            return command.path.joined(separator: "/")
+        }
+        return found.rule.id
+    }
+
+    func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
+        switch request.path {
+        case [UniFiTopics.refresh]:
+            await refreshAll()
+            var data: [String: JSONValue] = [:]
+            for controller in controllers {
+                let status = await controller.status
+                data[controller.id] = ["available": .bool(status.available), "rules": .number(Double(status.rules.count))]
+            }
+            return .object(data)
+        case let path where path.count == 3 && path[0] == "rule" && path[2] == "set":
+            return try await set(keyOrID: path[1], RuleCommand.parse(request.payload), context: context)
+        default:
+            throw CommandError("unknown UniFi command '\(request.path.joined(separator: "/"))'")
+        }
+    }
+
+    private func set(keyOrID: String, _ command: RuleCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue {
+        guard let (controllerID, key, rule) = registry.withLock({ $0.find(keyOrID) }) else {
+            throw CommandError("unknown rule '\(keyOrID.prefix(80))' (managed: \(registry.withLock(\.keyList)))")
+        }
+        guard rule.isEditable else {
+            throw CommandError("'\(rule.name)' is \(rule.origin) on the controller: only user-defined rules can be changed")
+        }
+        let controller = controllers.first { $0.id == controllerID }!
+        let timerKey = ManagedRule.timerKey(controller: controllerID, id: rule.id)
+        do {
+            // What a timed command restores: the state before the first of a run of timed commands.
+            var previous: Bool?
+            if command.duration != nil {
+                previous = context.timers.pending(key: timerKey)?.restore["enabled"]?.boolValue
+                if previous == nil { previous = try await controller.current(rule.kind, id: rule.id).enabled }
+            }
+            let updated = try await controller.setEnabled(rule.kind, id: rule.id, command.enabled)
+            if let duration = command.duration, let previous {
+                let restore: JSONValue = [
+                    "controller": .string(controllerID), "kind": .string(rule.kind.rawValue), "id": .string(rule.id),
+                    "name": .string(rule.name), "enabled": .bool(previous), "set": .bool(command.enabled),
+                ]
+                try context.timers.set(key: timerKey, restore: restore, after: duration)
+            } else {
+                try context.timers.cancel(key: timerKey)
+            }
+            publishRequest.signal()
+            return ManagedRule(
+                controller: controllerID, key: key, rule: updated, readAt: Date(), restore: context.timers.pending(key: timerKey)
+            ).payload
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            publishRequest.signal()
+            throw CommandError("\(controllerID): \(error)")
+        }
+    }
+
+    /// Carries out a timed command's promise. The rule is set to the state it had before even if
+    /// someone changed it meanwhile (the log says so). A rule that is gone has nothing to restore.
+    /// - Returns: `false` to try again later (the console is away).
+    func restore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
+        guard let controllerID = timer.restore["controller"]?.stringValue, let id = timer.restore["id"]?.stringValue,
+              let kind = timer.restore["kind"]?.stringValue.flatMap(UniFiRuleKind.init(rawValue:)),
+              let enabled = timer.restore["enabled"]?.boolValue
+        else {
+            logger.error("a saved UniFi timer is not understood and is dropped", metadata: ["timer": "\(timer.restore.encodedString())"])
+            return true
+        }
+        var metadata: Logger.Metadata = ["controller": "\(controllerID)", "rule": "\(timer.restore["name"]?.stringValue ?? id)", "enabled": "\(enabled)"]
+        guard let controller = controllers.first(where: { $0.id == controllerID }) else {
+            logger.warning("a timed restore is for a console no longer configured; dropped", metadata: metadata)
+            return true
+        }
+        do {
+            let current = try await controller.current(kind, id: id)
+            if let promised = timer.restore["set"]?.boolValue, current.enabled != promised {
+                metadata["found"] = "\(current.enabled)"
+                logger.notice("the rule was changed by someone else since the timed command; restoring what was promised", metadata: metadata)
+            }
+            _ = try await controller.setEnabled(kind, id: id, enabled)
+            logger.info("timed command ended: rule restored", metadata: metadata)
+            publishRequest.signal()
+            return true
+        } catch let error as UniFiError where [.notFound, .readOnly].contains(error.code) {
+            metadata["error"] = "\(error)"
+            logger.warning("the rule of a timed command can no longer be restored; dropped", metadata: metadata)
+            publishRequest.signal()
+            return true
+        } catch {
+            metadata["error"] = "\(error)"
+            logger.warning("timed restore failed; trying again shortly", metadata: metadata)
+            return false
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import JSONDocument
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Bridges Hummingbird requests to ``UniFiSimulatorEngine``: records every request, applies
+/// injected faults, runs the engine under the lock, delays outside it.
+struct UniFiSimulatorResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let core: NIOLockedValueBox<UniFiSimulatorState>
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var request = request
+        let bodyData = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)
+        let path = request.uri.path
+        let query = request.uri.query
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            headers[field.name.canonicalName.lowercased()] = field.value
+        }
+        let recorded = UniFiSimulator.RecordedRequest(
+            method: request.method.rawValue, path: path, query: query, headers: headers,
+            body: String(decoding: bodyData, as: UTF8.self))
+        let simulated = SimulatedRequest(
+            method: request.method.rawValue, path: path,
+            segments: path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
+            query: Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }) { first, _ in first },
+            apiKey: headers["x-api-key"], body: bodyData)
+
+        let (fault, outcome) = core.withLockedValue { state -> (UniFiSimulator.Fault?, SimulatedResponse) in
+            state.requests.append(recorded)
+            let fault = state.fault(for: path)
+            switch fault {
+            case .unauthorized: return (fault, UniFiSimulatorEngine.proxyUnauthorized)
+            case .notFound: return (fault, UniFiSimulatorEngine.error(404, "api.resource-not-found", "Not found (simulated)", simulated))
+            case .rateLimited(let seconds):
+                var response = UniFiSimulatorEngine.error(429, "api.rate-limited", "Too many requests (simulated)", simulated)
+                response.retryAfterSeconds = seconds
+                return (fault, response)
+            case .serverError:
+                return (fault, UniFiSimulatorEngine.error(500, "api.internal-error", "Internal server error (simulated)", simulated))
+            case .delay, nil:
+                return (fault, UniFiSimulatorEngine.handle(simulated, state: &state))
+            }
+        }
+        if case .delay(let delay) = fault { try await Task.sleep(for: delay) }
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        if let seconds = outcome.retryAfterSeconds { fields[.retryAfter] = String(seconds) }
+        return Response(
+            status: .init(code: outcome.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: outcome.body.encoded())))
+    }
+}

@@ -1,0 +1,102 @@
+import BridgeCore
+import BridgeTestSupport
+import MQTTTestSupport
+import Testing
+import UniFiSimulator
+import UniFiTestSupport
+
+private typealias F = UniFiSimulatorFixtures
+
+@Suite struct UniFiRuleCommandTests {
+    @Test func publishesEveryManagedRuleAndNothingElse() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge { observer in
+                let index = try await observer.latest("home/unifi/rules") { $0["downtime-leo"] != nil }
+                #expect(Set((index.objectValue ?? [:]).keys) == ["downtime-emma", "downtime-tablet", "downtime-guest-derived", "downtime-leo"])
+                let emma = try await observer.latest("home/unifi/rule/downtime-emma")
+                #expect(emma["id"] == .string(F.downtimeEmmaID))
+                #expect(emma["kind"] == "acl")
+                #expect(emma["enabled"] == true)
+                #expect(emma["action"] == "BLOCK")
+                #expect(emma["origin"] == "USER_DEFINED")
+                #expect(emma["restore_at"] == .null)
+                #expect(try await observer.latest("home/unifi/rule/downtime-leo")["kind"] == "firewall_policy")
+                #expect(try await observer.latest("home/unifi/controller/home/availability") == "online")
+                #expect(try await observer.latest("home/unifi/availability") == "online")
+                #expect(try await observer.latest("home/unifi/controller/home")["application_version"] == "10.5.66")
+            }
+        }
+    }
+
+    /// GET → only `enabled` changed → PUT of the whole object, which the strict simulator accepts.
+    @Test func switchesEachKindAndSendsTheWholeRuleBack() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge { observer in
+                _ = try await observer.latest("home/unifi/rules") { $0["downtime-leo"] != nil }
+                for (key, id, collection, payload, expected) in [
+                    ("downtime-emma", F.downtimeEmmaID, UniFiSimulator.Collection.aclRules, "OFF", false),
+                    ("downtime-tablet", F.downtimeTabletID, .aclRules, "true", true),
+                    ("downtime-leo", F.downtimeLeoID, .firewallPolicies, #"{"enabled":false}"#, false),
+                ] {
+                    let before = fixture.simulator.rule(collection, id: id)!
+                    let answer = try await observer.command("home/unifi/rule/\(key)/set", payload)
+                    #expect(answer["status"] == "ok", "\(key): \(answer)")
+                    #expect(answer["data"]?["enabled"] == .bool(expected))
+                    let put = try #require(fixture.simulator.putBodies(pathContaining: id).last)
+                    var sent = before.removing(["id", "metadata"] + (collection == .firewallPolicies ? ["index"] : []))
+                    sent = sent.setting("enabled", .bool(expected))
+                    #expect(put == sent, "\(key): the PUT body is the rule as read, with only enabled changed")
+                    _ = try await observer.latest("home/unifi/rule/\(key)") { $0["enabled"] == .bool(expected) }
+                }
+                // By id in place of the key, too.
+                #expect(try await observer.command("home/unifi/rule/\(F.downtimeEmmaID)/set", "ON")["data"]?["enabled"] == true)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("downtime-emma", "maybe"), ("downtime-emma", ""), ("downtime-emma", #"{"enabled":"yes"}"#),
+        ("downtime-emma", #"{"enabled":false,"for":-5}"#), ("downtime-emma", #"{"enabled":false,"for":99999999}"#),
+        ("downtime-emma", #"{"enabled":false,"for":60,"until":"2030-01-01T00:00:00Z"}"#),
+        ("downtime-emma", #"{"enabled":true,"colour":"red"}"#), ("downtime-emma", "[1,2]"),
+        ("no-such-rule", "ON"), ("downtime-guest-derived", "OFF"), ("block-invalid-traffic", "OFF"),
+    ])
+    func badCommandsAreRefusedWithoutAnyWrite(key: String, payload: String) async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge { observer in
+                _ = try await observer.latest("home/unifi/rules") { $0["downtime-leo"] != nil }
+                let answer = try await observer.command("home/unifi/rule/\(key)/set", payload)
+                #expect(answer["status"] == "error", "\(key) \(payload) → \(answer)")
+                #expect(fixture.simulator.requestCount(method: "PUT") == 0)
+            }
+        }
+    }
+
+    /// Two commands for one rule at once run in order; the last one wins, as sent.
+    @Test func commandsForOneRuleRunInTurn() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge { observer in
+                _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
+                async let first = observer.command("home/unifi/rule/downtime-emma/set", "OFF")
+                async let second = observer.command("home/unifi/rule/\(F.downtimeEmmaID)/set", "ON")
+                let answers = try await [first, second]
+                #expect(answers.allSatisfy { $0["status"] == "ok" }, "\(answers)")
+                #expect(fixture.simulator.putBodies(pathContaining: F.downtimeEmmaID).map { $0["enabled"] } == [false, true])
+                #expect(fixture.simulator.rule(.aclRules, id: F.downtimeEmmaID)?["enabled"] == true)
+            }
+        }
+    }
+
+    @Test func fourHundredFiftyRulesOverThreePages() async throws {
+        try await UniFiFixture.withSimulator(prepare: { _ = $0.addGeneratedACLRules(count: 450, namePrefix: "downtime-gen") }) { fixture in
+            try await fixture.runBridge { observer in
+                let index = try await observer.latest("home/unifi/rules", timeout: .seconds(15)) { $0.objectValue?.count == 450 }
+                #expect(index.objectValue?.count == 450)
+                let pages = fixture.simulator.requests.filter { $0.method == "GET" && $0.path.hasSuffix("/acl-rules") }
+                let queries = pages.prefix(3).map { $0.query ?? "" }
+                #expect(queries.count == 3)
+                #expect(zip(queries, ["offset=0", "offset=200", "offset=400"]).allSatisfy { $0.contains($1) }, "\(queries)")
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTTTestSupport
+import Testing
+import UniFiSimulator
+import UniFiTestSupport
+
+private typealias F = UniFiSimulatorFixtures
+
+@Suite struct UniFiRuleLifecycleTests {
+    private let emmaSwitch = "homeassistant/switch/home2mqtt_home/unifi_rule_\(F.downtimeEmmaID)/config"
+    private let leoSwitch = "homeassistant/switch/home2mqtt_home/unifi_rule_\(F.downtimeLeoID)/config"
+
+    @Test func rulesRenamedAddedAndDeletedBehindTheBridgesBack() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge { observer in
+                _ = try await observer.recorder.first(timeout: .seconds(10)) { $0.topic == leoSwitch && !$0.payload.isEmpty }
+                let guest = "homeassistant/binary_sensor/home2mqtt_home/unifi_rule_\(F.derivedRuleID)/config"
+                _ = try await observer.recorder.first(timeout: .seconds(5)) { $0.topic == guest && !$0.payload.isEmpty }
+
+                fixture.simulator.rename(.aclRules, id: F.downtimeEmmaID, to: "Downtime Emily")
+                fixture.simulator.delete(.firewallPolicies, id: F.downtimeLeoID)
+                let newID = "5f6a7b8c-9d0e-4f1a-8b2c-3d4e5f6a7b8c"
+                fixture.simulator.add(F.ipv4ACLRule(id: newID, name: "Downtime Mia", index: 5), to: .aclRules)
+                #expect(try await observer.command("home/unifi/refresh")["status"] == "ok")
+
+                let emily = try await observer.latest("home/unifi/rule/downtime-emily")
+                #expect(emily["id"] == .string(F.downtimeEmmaID))
+                _ = try await observer.recorder.first { $0.topic == "home/unifi/rule/downtime-emma" && $0.payload.isEmpty }
+                _ = try await observer.recorder.first { $0.topic == "home/unifi/rule/downtime-leo" && $0.payload.isEmpty }
+                _ = try await observer.recorder.first { $0.topic == leoSwitch && $0.payload.isEmpty }
+                _ = try await observer.latest("home/unifi/rule/downtime-mia")
+                let mia = "homeassistant/switch/home2mqtt_home/unifi_rule_\(newID)/config"
+                _ = try await observer.recorder.first { $0.topic == mia && !$0.payload.isEmpty }
+                // Renamed, the switch keeps its unique id and follows the new key.
+                let renamed = try await observer.latest(emmaSwitch) { $0["command_topic"] == "home/unifi/rule/downtime-emily/set" }
+                #expect(renamed["name"] == "Downtime Emily")
+                let index = try await observer.latest("home/unifi/rules") { $0["downtime-mia"] != nil }
+                #expect(Set((index.objectValue ?? [:]).keys) == ["downtime-emily", "downtime-tablet", "downtime-guest-derived", "downtime-mia"])
+            }
+        }
+    }
+
+    @Test func aTimedChangeIsRestoredAlsoAcrossARestart() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            let stateDir = temporaryStateDirectory()
+            let yaml = "bridge:\n  state_dir: \(stateDir)\n" + fixture.yaml()
+            try await fixture.runBridge(yaml: yaml) { observer in
+                _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
+                let answer = try await observer.command("home/unifi/rule/downtime-emma/set", #"{"enabled":false,"for":4}"#)
+                #expect(answer["data"]?["enabled"] == false)
+                #expect(answer["data"]?["restore_to"] == true)
+                #expect(answer["data"]?["restore_at"]?.stringValue != nil)
+            }
+            // The bridge is gone; the promise is on disk.
+            let saved = try String(contentsOfFile: stateDir + "/timers.json", encoding: .utf8)
+            #expect(saved.contains(F.downtimeEmmaID))
+            #expect(fixture.simulator.rule(.aclRules, id: F.downtimeEmmaID)?["enabled"] == false)
+            try await fixture.runBridge(yaml: yaml) { observer in
+                _ = try await observer.latest("home/unifi/rule/downtime-emma", timeout: .seconds(10)) {
+                    $0["enabled"] == true && $0["restore_at"] == .null
+                }
+                #expect(fixture.simulator.rule(.aclRules, id: F.downtimeEmmaID)?["enabled"] == true)
+                #expect(fixture.simulator.putBodies(pathContaining: F.downtimeEmmaID).map { $0["enabled"] } == [false, true])
+            }
+            try await waitUntil("the timer is gone from the file") {
+                (try? String(contentsOfFile: stateDir + "/timers.json", encoding: .utf8))?.contains(F.downtimeEmmaID) == false
+            }
+        }
+    }
+
+    /// A plain command replaces a pending restore: nothing is restored later.
+    @Test func aPlainCommandCancelsAPendingRestore() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge { observer in
+                _ = try await observer.latest("home/unifi/rules") { $0["downtime-tablet"] != nil }
+                _ = try await observer.command("home/unifi/rule/downtime-tablet/set", #"{"enabled":true,"for":2}"#)
+                let answer = try await observer.command("home/unifi/rule/downtime-tablet/set", "ON")
+                #expect(answer["data"]?["restore_at"] == .null)
+                try await Task.sleep(for: .seconds(3))
+                #expect(fixture.simulator.putBodies(pathContaining: F.downtimeTabletID).count == 2)
+                #expect(fixture.simulator.rule(.aclRules, id: F.downtimeTabletID)?["enabled"] == true)
+            }
+        }
+    }
+
+    @Test func aWrongKeyMeansOfflineWithAClearError() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge(yaml: fixture.yaml(apiKey: "wrong")) { observer in
+                let state = try await observer.latest("home/unifi/controller/home") { $0["error"] != .null }
+                #expect(state["error"]?.stringValue?.lowercased().contains("api key") == true, "\(state)")
+                #expect(try await observer.latest("home/unifi/controller/home/availability") == "offline")
+                #expect(try await observer.latest("home/unifi/availability") == "offline")
+            }
+        }
+    }
+
+    @Test func aCertificateThatIsNotThePinIsRefusedShowingBothFingerprints() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            let wrong = String(repeating: "AB:", count: 31) + "AB"
+            let yaml = fixture.yaml().replacingOccurrences(of: fixture.simulator.certificate!.opensslFingerprint, with: wrong)
+            try await fixture.runBridge(yaml: yaml) { observer in
+                let state = try await observer.latest("home/unifi/controller/home") { $0["error"] != .null }
+                let error = state["error"]?.stringValue ?? ""
+                #expect(error.contains(wrong), "\(error)")
+                #expect(error.contains(fixture.simulator.certificate!.opensslFingerprint), "\(error)")
+                #expect(fixture.simulator.requests.isEmpty, "nothing is sent to a console that is not the pinned one")
+            }
+        }
+    }
+}
