@@ -6,7 +6,8 @@ import MQTT
 import MQTTTestSupport
 
 /// A Bella's Reef simulator, a broker, and a running bridge wired to them: for the integration's
-/// tests and for the companion commands' tests.
+/// tests and for the companion commands' tests. Their suites are `.serialized`: each test runs a
+/// broker, three listeners and a bridge, and one at a time per suite keeps the load bounded.
 public struct ReefFixture: Sendable {
     public let broker: TestBroker
     public let simulator: BellasReefSimulator

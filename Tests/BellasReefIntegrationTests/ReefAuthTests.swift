@@ -5,7 +5,7 @@ import BridgeTestSupport
 import MQTTTestSupport
 import Testing
 
-@Suite struct ReefAuthTests {
+@Suite(.serialized) struct ReefAuthTests {
     /// A 401 makes the client log in again and retry the same request: the same path twice in a row.
     private func retriedPaths(_ requests: [BellasReefSimulator.RecordedRequest]) -> [String] {
         let authenticated = requests.filter { $0.bearerToken != nil }

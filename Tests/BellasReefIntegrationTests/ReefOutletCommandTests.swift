@@ -5,7 +5,7 @@ import BridgeTestSupport
 import MQTTTestSupport
 import Testing
 
-@Suite struct ReefOutletCommandTests {
+@Suite(.serialized) struct ReefOutletCommandTests {
     /// Switching requests (not state reads) the outlets service received.
     private func switches(_ fixture: ReefFixture) -> [BellasReefSimulator.RecordedRequest] {
         fixture.simulator.requests(.outlets).filter { $0.method == "POST" }

@@ -6,7 +6,7 @@ import Foundation
 import MQTTTestSupport
 import Testing
 
-@Suite struct ReefStateTests {
+@Suite(.serialized) struct ReefStateTests {
     @Test func publishesHealthSystemProbesAndOutlets() async throws {
         try await ReefFixture.run { fixture, observer in
             #expect(try await observer.latest("home/reef/core/availability") == "online")

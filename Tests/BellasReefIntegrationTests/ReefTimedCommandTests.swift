@@ -6,7 +6,7 @@ import Foundation
 import MQTTTestSupport
 import Testing
 
-@Suite struct ReefTimedCommandTests {
+@Suite(.serialized) struct ReefTimedCommandTests {
     private func turnOns(_ fixture: ReefFixture, _ id: String) -> Int {
         fixture.outletCalls(id).filter { $0.method == "POST" && $0.path.hasSuffix("/turn_on") }.count
     }

@@ -8,7 +8,7 @@ import Testing
 
 /// `home2mqtt outlet` and `status` with the aquarium, as a user runs them: the real binary
 /// against a real broker and an in-process bridge wired to a Bella's Reef simulator.
-@Suite struct ReefCompanionTests {
+@Suite(.serialized) struct ReefCompanionTests {
     private static let returnPump = SimulatedOutlet.observed[1].id
 
     private func runOnline(_ body: (ReefFixture, [String]) async throws -> Void) async throws {

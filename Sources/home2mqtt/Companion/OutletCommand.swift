@@ -20,8 +20,7 @@ struct OutletCommand: AsyncParsableCommand {
     @Argument(help: "on, off or toggle.")
     var action: Action
 
-    @Option(name: .customLong("for"), help: "For how long, then the outlet goes back as it was: 90, 90s, 10m, 1h30m, 2d.")
-    var duration: DurationArgument?
+    @OptionGroup var timed: ForDuration
 
     @OptionGroup var options: CompanionOptions
 
@@ -38,9 +37,8 @@ struct OutletCommand: AsyncParsableCommand {
     /// `{"state":"off","for":600}` to `home/reef/outlet/<key>/set`; plain `ON`/`OFF`/`TOGGLE` without `--for`.
     func command(_ topics: BridgeTopics) -> BridgeCommand {
         let topic = IntegrationTopics(bridge: topics, name: ReefTopics.name).topic(ReefTopics.outletSet(outlet))
-        guard let duration else { return BridgeCommand(topic: topic, payload: action.rawValue.uppercased()) }
-        let payload: JSONValue = ["state": .string(action.rawValue), "for": .number(Double(duration.seconds))]
-        return BridgeCommand(topic: topic, payload: payload.encodedString())
+        guard timed.duration != nil else { return BridgeCommand(topic: topic, payload: action.rawValue.uppercased()) }
+        return BridgeCommand(topic: topic, payload: JSONValue.object(timed.adding(to: ["state": .string(action.rawValue)])).encodedString())
     }
 
     func describe(_ data: JSONValue, timeZone: TimeZone = .current, now: Date = Date()) -> [String] {

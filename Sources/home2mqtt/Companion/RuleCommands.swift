@@ -60,8 +60,7 @@ struct RuleSwitchCommand: AsyncParsableCommand {
     @Argument(help: "on or off.")
     var state: State
 
-    @Option(name: .customLong("for"), help: "How long, then the rule goes back to how it was: 90s, 30m, 2h.")
-    var duration: DurationArgument?
+    @OptionGroup var timed: ForDuration
 
     @OptionGroup var options: CompanionOptions
 
@@ -73,9 +72,8 @@ struct RuleSwitchCommand: AsyncParsableCommand {
     }
 
     func command(_ topics: BridgeTopics, key: String) -> BridgeCommand {
-        var payload: [String: JSONValue] = ["enabled": .bool(state == .on)]
-        if let duration { payload["for"] = .number(Double(duration.seconds)) }
-        return BridgeCommand(topic: Self.unifi(topics).topic(UniFiTopics.ruleSet(key)), payload: JSONValue.object(payload).encodedString())
+        let payload = JSONValue.object(timed.adding(to: ["enabled": .bool(state == .on)]))
+        return BridgeCommand(topic: Self.unifi(topics).topic(UniFiTopics.ruleSet(key)), payload: payload.encodedString())
     }
 
     private static func unifi(_ topics: BridgeTopics) -> IntegrationTopics { IntegrationTopics(bridge: topics, name: UniFiTopics.name) }
