@@ -168,6 +168,12 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
         ]),
+        .testTarget(name: "ReliabilityTests", dependencies: [
+            "BridgeCore", "BridgeTestSupport", "MQTTTestSupport",
+            "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport",
+            "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
+            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport",
+        ]),
         .testTarget(name: "UniFiIntegrationTests", dependencies: [
             "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport",
             "UpstreamHTTP",

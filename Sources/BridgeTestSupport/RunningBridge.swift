@@ -101,8 +101,14 @@ public struct Observer: Sendable {
 
     /// Sends a command with an MQTT 5 response topic of its own and returns the parsed answer.
     public func command(_ topic: String, _ payload: String = "", timeout: Duration = .seconds(10)) async throws -> JSONValue {
+        try await command(topic, bytes: Array(payload.utf8), timeout: timeout)
+    }
+
+    /// As above, with any bytes as the payload (invalid UTF-8 included).
+    public func command(_ topic: String, bytes: [UInt8], timeout: Duration = .seconds(10)) async throws -> JSONValue {
         let replyTopic = "\(Self.replies)/\(UUID().uuidString)"
-        try await send(topic, payload, properties: MQTTProperties(responseTopic: replyTopic, correlationData: Array(replyTopic.utf8)))
+        let properties = MQTTProperties(responseTopic: replyTopic, correlationData: Array(replyTopic.utf8))
+        try await client.publish(topic, payload: bytes, qos: .atLeastOnce, properties: properties)
         let response = try await recorder.first(timeout: timeout) { $0.topic == replyTopic }
         return JSONValue.parse(response.payload) ?? .null
     }

@@ -1,0 +1,56 @@
+import BellasReefIntegration
+import BellasReefSimulator
+import BellasReefTestSupport
+import BridgeCore
+import BridgeTestSupport
+import MQTTTestSupport
+import PiHoleIntegration
+import PiHoleSimulator
+import PiHoleTestSupport
+import UniFiIntegration
+import UniFiSimulator
+import UniFiTestSupport
+
+/// One bridge with all three integrations against their simulators and a real broker.
+struct AllIntegrations: Sendable {
+    let piHole: PiHoleSimulator
+    let unifi: UniFiSimulator
+    let reef: BellasReefSimulator
+
+    /// Writes an upstream could have received: each must stay zero for an invalid command.
+    var upstreamWrites: [String: Int] {
+        [
+            "pihole blocking": piHole.requests.filter { $0.method == "POST" && $0.path.hasPrefix("/api/dns/blocking") }.count,
+            "pihole domains": piHole.requests.filter { $0.method != "GET" && $0.path.hasPrefix("/api/domains") }.count,
+            "unifi rules": unifi.requestCount(method: "PUT"),
+            "reef outlets": reef.requests(.outlets).filter { $0.method == "POST" }.count,
+        ]
+    }
+
+    static func run(_ body: (AllIntegrations, Observer) async throws -> Void) async throws {
+        try await UniFiFixture.withSimulator { unifiFixture in
+            try await ReefFixture.withLastingSimulator { reefFixture in
+                let piHole = PiHoleSimulator(hostName: "pi-main")
+                try await piHole.start()
+                defer { Task { await piHole.stop() } }
+                let yaml = PiHoleFixture.yaml(["main": piHole]) + unifiFixture.yaml() + ReefFixture.yaml(reefFixture.simulator)
+                let configuration = try testConfiguration(broker: unifiFixture.broker, yaml: yaml)
+                let environment = IntegrationEnvironment(logger: testLogger("all"))
+                let factories: [any IntegrationFactory] = [PiHoleIntegrationFactory(), UniFiIntegrationFactory(), ReefIntegrationFactory()]
+                var integrations: [any Integration] = []
+                for factory in factories {
+                    if let made = try factory.make(section: configuration.section(factory.name), environment: environment) { integrations.append(made) }
+                }
+                let all = AllIntegrations(piHole: piHole, unifi: unifiFixture.simulator, reef: reefFixture.simulator)
+                try await withRunningBridge(broker: unifiFixture.broker, yaml: yaml, integrations: integrations) {
+                    try await Observer.watching(unifiFixture.broker, subscribe: ["home/#"]) { observer in
+                        _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
+                        _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
+                        _ = try await observer.latest("home/reef/outlets") { $0["heater"] != nil }
+                        try await body(all, observer)
+                    }
+                }
+            }
+        }
+    }
+}
