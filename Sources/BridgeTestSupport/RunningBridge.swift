@@ -13,12 +13,13 @@ public func withRunningBridge<T: Sendable>(
     broker: TestBroker,
     yaml: String = "",
     integrations: [any Integration],
+    logger: Logger = testLogger("bridge"),
     observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
     _ body: () async throws -> T
 ) async throws -> T {
     let bridge = try Bridge(
         configuration: try testConfiguration(broker: broker, yaml: yaml),
-        integrations: integrations, logger: testLogger("bridge")
+        integrations: integrations, logger: logger
     )
     let group = ServiceGroup(services: [bridge], logger: testLogger("service-group"))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -3,6 +3,7 @@ import BellasReefSimulator
 import BellasReefTestSupport
 import BridgeCore
 import BridgeTestSupport
+import Logging
 import MQTTTestSupport
 import PiHoleIntegration
 import PiHoleSimulator
@@ -27,7 +28,8 @@ struct AllIntegrations: Sendable {
         ]
     }
 
-    static func run(_ body: (AllIntegrations, Observer) async throws -> Void) async throws {
+    /// Runs the bridge (logging through `logger`) for the length of `body`.
+    static func run(logger: Logger = testLogger("all"), _ body: (AllIntegrations, Observer) async throws -> Void) async throws {
         try await UniFiFixture.withSimulator { unifiFixture in
             try await ReefFixture.withLastingSimulator { reefFixture in
                 let piHole = PiHoleSimulator(hostName: "pi-main")
@@ -35,14 +37,14 @@ struct AllIntegrations: Sendable {
                 defer { Task { await piHole.stop() } }
                 let yaml = PiHoleFixture.yaml(["main": piHole]) + unifiFixture.yaml() + ReefFixture.yaml(reefFixture.simulator)
                 let configuration = try testConfiguration(broker: unifiFixture.broker, yaml: yaml)
-                let environment = IntegrationEnvironment(logger: testLogger("all"))
+                let environment = IntegrationEnvironment(logger: logger)
                 let factories: [any IntegrationFactory] = [PiHoleIntegrationFactory(), UniFiIntegrationFactory(), ReefIntegrationFactory()]
                 var integrations: [any Integration] = []
                 for factory in factories {
                     if let made = try factory.make(section: configuration.section(factory.name), environment: environment) { integrations.append(made) }
                 }
                 let all = AllIntegrations(piHole: piHole, unifi: unifiFixture.simulator, reef: reefFixture.simulator)
-                try await withRunningBridge(broker: unifiFixture.broker, yaml: yaml, integrations: integrations) {
+                try await withRunningBridge(broker: unifiFixture.broker, yaml: yaml, integrations: integrations, logger: logger) {
                     try await Observer.watching(unifiFixture.broker, subscribe: ["home/#"]) { observer in
                         _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
                         _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
