@@ -115,7 +115,7 @@ public struct Observer: Sendable {
     }
 
     /// The latest message on `topic` once it satisfies `predicate` (retained state settles).
-    public func latest(_ topic: String, timeout: Duration = .seconds(10), where predicate: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+    public func latest(_ topic: String, timeout: Duration = .seconds(20), where predicate: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
         var found: JSONValue?
         try await waitUntil("\(topic) to match", timeout: timeout) {
             guard let last = recorder.messages.last(where: { $0.topic == topic }) else { return false }
