@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "home2mqtt", targets: ["home2mqtt"]),
+        .executable(name: "home2mqtt-bench", targets: ["home2mqtt-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -144,6 +145,19 @@ let package = Package(
         .target(name: "BellasReefTestSupport", dependencies: [
             "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "BellasReefIntegration", "BellasReefSimulator",
         ]),
+
+        // The benchmark (issue 10): mosquitto, the simulators and the bridge in one process, measured
+        // beside the floor. Its own executable, so `swift test` never runs it; the statistics and the
+        // report are pure values, tested without I/O.
+        .target(name: "BenchmarkReport", dependencies: ["JSONDocument"]),
+        .executableTarget(name: "home2mqtt-bench", dependencies: [
+            "BenchmarkReport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "JSONDocument",
+            "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport", "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ], path: "Sources/Benchmark"),
+        .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkReport"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),

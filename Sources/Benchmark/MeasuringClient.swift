@@ -1,0 +1,132 @@
+import BridgeTestSupport
+import MQTT
+import MQTTTestSupport
+import Synchronization
+
+/// The benchmark's MQTT 5 client (the project's `MQTTClient`, TCP_NODELAY on its socket). Every
+/// awaited topic has a slot that the message stream fills the moment a message arrives, with the
+/// time it arrived: no polling, so a publish → answer time is what the network, the broker and
+/// the bridge took. (`Observer.command` polls every 10 ms: right for tests, too coarse here.)
+final class MeasuringClient: Sendable {
+    struct Arrival: Sendable {
+        let instant: ContinuousClock.Instant
+        let payload: [UInt8]
+    }
+
+    private enum Slot {
+        case expected(deadline: ContinuousClock.Instant, waiter: CheckedContinuation<Arrival, any Error>?)
+        case arrived(Arrival)
+    }
+
+    private let client: MQTTClient
+    private let slots = Mutex<[String: Slot]>([:])
+    private let finished = Atomic<Bool>(false)
+
+    private init(client: MQTTClient) {
+        self.client = client
+    }
+
+    /// Connects a client to `broker` for the length of `body`, then disconnects it.
+    static func connected<T: Sendable>(to broker: TestBroker, _ body: (MeasuringClient) async throws -> T) async throws -> T {
+        let client = try MQTTClient(
+            configuration: MQTTConfiguration(clientID: uniqueClientID("bench"), host: broker.host, port: broker.port),
+            logger: testLogger("bench-client"))
+        try await client.connect(timeout: .seconds(10))
+        let measuring = MeasuringClient(client: client)
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await measuring.recordArrivals() }
+            tasks.addTask { await measuring.expireOverdueSlots() }
+            do {
+                let result = try await body(measuring)
+                await measuring.stop()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await measuring.stop()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    func subscribe(_ filter: String) async throws {
+        try await client.subscribe(filter, qos: .atLeastOnce)
+    }
+
+    /// Publishes `payload` to `topic` and waits for the first message on `replyTopic`: the time
+    /// from just before the publish to that message's arrival, and its payload.
+    func roundTrip(
+        publishing payload: String, to topic: String, answeredOn replyTopic: String,
+        properties: MQTTProperties = .init(), timeout: Duration
+    ) async throws -> (elapsed: Duration, payload: [UInt8]) {
+        let start = ContinuousClock.now
+        slots.withLock { $0[replyTopic] = .expected(deadline: start + timeout, waiter: nil) }
+        try await client.publish(topic, payload: Array(payload.utf8), qos: .atLeastOnce, properties: properties)
+        let arrival = try await arrival(on: replyTopic)
+        return (arrival.instant - start, arrival.payload)
+    }
+
+    private func arrival(on topic: String) async throws -> Arrival {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready: Result<Arrival, any Error>? = slots.withLock { slots in
+                switch slots[topic] {
+                case .arrived(let arrival):
+                    slots[topic] = nil
+                    return .success(arrival)
+                case .expected(let deadline, nil):
+                    slots[topic] = .expected(deadline: deadline, waiter: continuation)
+                    return nil
+                default:
+                    return .failure(TestSupportError("no message expected on \(topic), or it expired"))
+                }
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+
+    private func recordArrivals() async {
+        for await message in client.messages {
+            let arrival = Arrival(instant: .now, payload: message.payload)
+            let waiter: CheckedContinuation<Arrival, any Error>? = slots.withLock { slots in
+                guard case .expected(_, let waiter) = slots[message.topic] else { return nil }  // late or unasked: ignored
+                if waiter != nil { slots[message.topic] = nil } else { slots[message.topic] = .arrived(arrival) }
+                return waiter
+            }
+            waiter?.resume(returning: arrival)
+        }
+        failAll(TestSupportError("the benchmark client disconnected"))
+    }
+
+    /// Fails every waiter past its deadline, ten times a second, until the client stops.
+    private func expireOverdueSlots() async {
+        while !finished.load(ordering: .acquiring) {
+            try? await Task.sleep(for: .milliseconds(100))
+            let now = ContinuousClock.now
+            let overdue: [(String, CheckedContinuation<Arrival, any Error>?)] = slots.withLock { slots in
+                var overdue: [(String, CheckedContinuation<Arrival, any Error>?)] = []
+                for (topic, slot) in slots {
+                    if case .expected(let deadline, let waiter) = slot, deadline < now { overdue.append((topic, waiter)) }
+                }
+                for (topic, _) in overdue { slots[topic] = nil }
+                return overdue
+            }
+            for (topic, waiter) in overdue { waiter?.resume(throwing: TestSupportError("no message on \(topic) in time")) }
+        }
+    }
+
+    private func failAll(_ error: TestSupportError) {
+        let waiters = slots.withLock { slots in
+            defer { slots = [:] }
+            return slots.values.compactMap { slot -> CheckedContinuation<Arrival, any Error>? in
+                if case .expected(_, let waiter) = slot { return waiter }
+                return nil
+            }
+        }
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+
+    private func stop() async {
+        finished.store(true, ordering: .releasing)
+        await client.disconnect()
+    }
+}

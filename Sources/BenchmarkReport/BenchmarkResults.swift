@@ -1,0 +1,105 @@
+/// Everything one run measured, as plain values: what the table and the JSON line are made from.
+public struct BenchmarkResults: Sendable, Equatable {
+    /// One kind of command sent one at a time: publish → answer on the MQTT 5 response topic.
+    public struct CommandLatency: Sendable, Equatable {
+        public let kind: String
+        public let latency: LatencySummary?
+        public let failures: Int
+
+        public init(kind: String, latency: LatencySummary?, failures: Int) {
+            self.kind = kind
+            self.latency = latency
+            self.failures = failures
+        }
+    }
+
+    /// Commands with `inFlight` outstanding at every moment, spread over several upstream objects.
+    public struct Throughput: Sendable, Equatable {
+        public let inFlight: Int
+        public let sent: Int
+        public let answeredOK: Int
+        public let answeredError: Int
+        public let lost: Int
+        public let seconds: Double
+        public let latency: LatencySummary?
+
+        public init(inFlight: Int, sent: Int, answeredOK: Int, answeredError: Int, lost: Int, seconds: Double, latency: LatencySummary?) {
+            self.inFlight = inFlight
+            self.sent = sent
+            self.answeredOK = answeredOK
+            self.answeredError = answeredError
+            self.lost = lost
+            self.seconds = seconds
+            self.latency = latency
+        }
+
+        /// Answered commands per second, `ok` or not: the bridge answered them.
+        public var commandsPerSecond: Double { seconds > 0 ? Double(answeredOK + answeredError) / seconds : 0 }
+    }
+
+    /// The cheapest way to do what a command does, measured in the same run.
+    public struct Floor: Sendable, Equatable {
+        /// Publish → the same client's subscription: one pass through the broker.
+        public let brokerRoundTrip: LatencySummary?
+        /// `GET /api/dns/blocking` on a kept-alive connection to the same Pi-hole simulator.
+        public let httpRequest: LatencySummary?
+
+        public init(brokerRoundTrip: LatencySummary?, httpRequest: LatencySummary?) {
+            self.brokerRoundTrip = brokerRoundTrip
+            self.httpRequest = httpRequest
+        }
+
+        /// A command passes the broker twice (command in, answer out) and makes one API call.
+        public var p50: Double? {
+            guard let broker = brokerRoundTrip, let http = httpRequest else { return nil }
+            return 2 * broker.p50 + http.p50
+        }
+    }
+
+    /// Resident memory of the whole benchmark process (broker excluded: it is a child process).
+    public struct Footprint: Sendable, Equatable {
+        public let residentKiBAfterStart: Int?
+        public let residentKiBAfterCommands: Int?
+        public let strippedBinaryBytes: Int?
+
+        public init(residentKiBAfterStart: Int?, residentKiBAfterCommands: Int?, strippedBinaryBytes: Int?) {
+            self.residentKiBAfterStart = residentKiBAfterStart
+            self.residentKiBAfterCommands = residentKiBAfterCommands
+            self.strippedBinaryBytes = strippedBinaryBytes
+        }
+    }
+
+    public let build: String
+    public let commandsPerKind: Int
+    public let commandLatency: [CommandLatency]
+    public let floor: Floor
+    public let throughput: [Throughput]
+    public let footprint: Footprint
+
+    public init(build: String, commandsPerKind: Int, commandLatency: [CommandLatency], floor: Floor, throughput: [Throughput], footprint: Footprint) {
+        self.build = build
+        self.commandsPerKind = commandsPerKind
+        self.commandLatency = commandLatency
+        self.floor = floor
+        self.throughput = throughput
+        self.footprint = footprint
+    }
+
+    /// The Pi-hole pause's p50 above the floor's, in milliseconds: what the bridge adds.
+    public var addedLatencyP50: Double? {
+        guard let bridge = piHolePause?.latency?.p50, let floor = floor.p50 else { return nil }
+        return bridge - floor
+    }
+
+    /// The Pi-hole pause's p50 over the floor's.
+    public var bridgeOverFloorP50: Double? {
+        guard let bridge = piHolePause?.latency?.p50, let floor = floor.p50, floor > 0 else { return nil }
+        return bridge / floor
+    }
+
+    /// The command the floor is measured for: one call to the same simulator's endpoint.
+    public var piHolePause: CommandLatency? { commandLatency.first { $0.kind == Self.piHolePauseKind } }
+
+    public static let piHolePauseKind = "pihole pause"
+    public static let unifiRuleSetKind = "unifi rule set"
+}

@@ -1,0 +1,59 @@
+import JSONDocument
+
+/// One line of JSON with every figure, for comparing commits (`… | tail -1 | jq`). Milliseconds,
+/// commands per second, KiB and bytes; `null` for what was not measured.
+public enum ReportJSONLine {
+    public static func render(_ results: BenchmarkResults, commit: String?) -> String {
+        var kinds: [String: JSONValue] = [:]
+        for command in results.commandLatency {
+            kinds[command.kind] = latency(command.latency).setting("failed", .number(Double(command.failures)))
+        }
+        let throughput: [JSONValue] = results.throughput.map { level in
+            [
+                "in_flight": .number(Double(level.inFlight)), "sent": .number(Double(level.sent)),
+                "ok": .number(Double(level.answeredOK)), "error": .number(Double(level.answeredError)),
+                "lost": .number(Double(level.lost)), "per_second": .number(level.commandsPerSecond.rounded()),
+                "latency_ms": latency(level.latency),
+            ]
+        }
+        let footprint = results.footprint
+        let document: JSONValue = [
+            "benchmark": "home2mqtt-bench",
+            "commit": commit.map { .string($0) } ?? .null,
+            "build": .string(results.build),
+            "commands_per_kind": .number(Double(results.commandsPerKind)),
+            "command_latency_ms": .object(kinds),
+            "floor_ms": [
+                "broker_round_trip": latency(results.floor.brokerRoundTrip),
+                "http_request": latency(results.floor.httpRequest),
+                "p50": number(results.floor.p50),
+            ],
+            "added_latency_p50_ms": number(results.addedLatencyP50),
+            "bridge_over_floor_p50": number(results.bridgeOverFloorP50),
+            "throughput": .array(throughput),
+            "resident_kib": [
+                "after_start": number(footprint.residentKiBAfterStart.map(Double.init)),
+                "after_commands": number(footprint.residentKiBAfterCommands.map(Double.init)),
+            ],
+            "stripped_binary_bytes": number(footprint.strippedBinaryBytes.map(Double.init)),
+        ]
+        return document.encodedString()
+    }
+
+    static func latency(_ summary: LatencySummary?) -> JSONValue {
+        guard let summary else { return .null }
+        return [
+            "n": .number(Double(summary.count)), "p50": rounded(summary.p50), "p90": rounded(summary.p90),
+            "p99": rounded(summary.p99), "max": rounded(summary.max),
+        ]
+    }
+
+    static func number(_ value: Double?) -> JSONValue {
+        value.map(rounded) ?? .null
+    }
+
+    /// Microsecond resolution is all a loopback measurement can claim.
+    static func rounded(_ value: Double) -> JSONValue {
+        .number((value * 1_000).rounded() / 1_000)
+    }
+}

@@ -1,0 +1,70 @@
+/// The compact, human-readable table of one run.
+public enum ReportTable {
+    public static func render(_ results: BenchmarkResults) -> String {
+        var lines = ["home2mqtt-bench (\(results.build) build), \(results.commandsPerKind) commands per kind", ""]
+        lines.append(row("latency, ms", "n", "p50", "p90", "p99", "max"))
+        for command in results.commandLatency {
+            lines.append(latencyRow("command: \(command.kind)", command.latency, note: command.failures > 0 ? "\(command.failures) failed" : ""))
+        }
+        lines.append(latencyRow("floor: broker round trip", results.floor.brokerRoundTrip))
+        lines.append(latencyRow("floor: HTTP GET, kept alive", results.floor.httpRequest))
+        if let floor = results.floor.p50 {
+            lines.append("floor p50 (2 × broker + HTTP): \(format(floor)) ms")
+        }
+        if let added = results.addedLatencyP50, let ratio = results.bridgeOverFloorP50 {
+            lines.append("bridge adds at p50: \(format(added)) ms; bridge / floor: \(format(ratio, digits: 2))")
+        }
+        lines.append("")
+        lines.append(row("in flight", "sent", "ok", "error", "lost", "cmd/s", "p50 ms", "p99 ms"))
+        for level in results.throughput {
+            lines.append(row(
+                "\(level.inFlight)", "\(level.sent)", "\(level.answeredOK)", "\(level.answeredError)", "\(level.lost)",
+                format(level.commandsPerSecond, digits: 0),
+                level.latency.map { format($0.p50) } ?? "-", level.latency.map { format($0.p99) } ?? "-"))
+        }
+        lines.append("")
+        let footprint = results.footprint
+        lines.append("resident memory of the benchmark process (bridge, simulators, harness): "
+            + "\(mebibytes(footprint.residentKiBAfterStart)) after start, \(mebibytes(footprint.residentKiBAfterCommands)) after the commands")
+        lines.append("stripped release binary (.build/dist/home2mqtt): "
+            + (footprint.strippedBinaryBytes.map { "\(format(Double($0) / 1_000_000, digits: 1)) MB" } ?? "not built"))
+        return lines.joined(separator: "\n")
+    }
+
+    static func latencyRow(_ label: String, _ latency: LatencySummary?, note: String = "") -> String {
+        guard let latency else { return row(label, "0", "-", "-", "-", "-", note) }
+        return row(label, "\(latency.count)", format(latency.p50), format(latency.p90), format(latency.p99), format(latency.max), note)
+    }
+
+    static func row(_ first: String, _ rest: String...) -> String {
+        let head = first.count >= 30 ? first : first + String(repeating: " ", count: 30 - first.count)
+        let cells = rest.map { $0.count >= 8 ? $0 : String(repeating: " ", count: 8 - $0.count) + $0 }
+        return (head + cells.joined(separator: " ")).trimmingTrailingSpaces()
+    }
+
+    static func mebibytes(_ kib: Int?) -> String {
+        kib.map { "\(format(Double($0) / 1024, digits: 1)) MiB" } ?? "unknown"
+    }
+
+    /// Fixed-point text without Foundation's formatters.
+    public static func format(_ value: Double, digits: Int = 3) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        let fraction = Int(scaled - Double(whole) * scale)
+        let sign = value < 0 && scaled > 0 ? "-" : ""
+        guard digits > 0 else { return "\(sign)\(whole)" }
+        let fractionText = String(fraction)
+        return "\(sign)\(whole)." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
