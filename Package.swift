@@ -167,7 +167,7 @@ let package = Package(
             "BellasReefTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP"]),
+        .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport"]),
         .testTarget(name: "BellasReefAPITests", dependencies: [
             "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

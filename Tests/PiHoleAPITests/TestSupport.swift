@@ -1,50 +1,17 @@
 import NIOCore
 import NIOHTTP1
 import AsyncHTTPClient
+import BridgeTestSupport
 import Foundation
 import Logging
 import PiHoleAPI
 import PiHoleSimulator
 
-/// Collects every log line (message and metadata) so tests can check what was logged.
-final class CapturedLogs: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) {
-        lock.lock()
-        lines.append(line)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return lines
-    }
-}
-
-struct CapturingLogHandler: LogHandler {
-    let sink: CapturedLogs
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
-        sink.append("\(event.level) \(event.message) \(merged)")
-    }
-}
-
 struct Fixture {
     let simulator: PiHoleSimulator
     let http: HTTPClient
     let client: PiHoleClient
-    let logs: CapturedLogs
+    let logs: LogCapture
     let password: String
 }
 
@@ -58,8 +25,8 @@ func withFixture(
 ) async throws {
     let simulator = PiHoleSimulator(password: password, clock: clock)
     try await simulator.start()
-    let logs = CapturedLogs()
-    let logger = Logger(label: "test.pihole") { _ in CapturingLogHandler(sink: logs) }
+    let logs = LogCapture()
+    let logger = logs.logger("test.pihole")
     let connection = PiHoleConnection(
         baseURL: simulator.baseURL, password: clientPassword ?? password, requestTimeout: requestTimeout)
     let http = try await PiHoleClient.makeHTTPClient(for: connection)
