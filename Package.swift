@@ -66,7 +66,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "UniFiSimulator", dependencies: [
-            "JSONDocument", "TLSTestSupport",
+            "JSONDocument", "SimulatorSupport", "TLSTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -90,7 +90,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .target(name: "PiHoleSimulator", dependencies: [
-            "JSONDocument",
+            "JSONDocument", "SimulatorSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -104,7 +104,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BellasReefSimulator", dependencies: [
-            "JSONDocument",
+            "JSONDocument", "SimulatorSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -114,6 +114,9 @@ let package = Package(
             "BridgeCore", "BellasReefAPI", "UpstreamHTTP",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
+
+        // What the simulators share: the requests they record for the tests.
+        .target(name: "SimulatorSupport", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
 
         // posix_spawn with a clean signal state: the tests' brokers and the demo's mosquitto.
         .target(name: "ChildProcess"),

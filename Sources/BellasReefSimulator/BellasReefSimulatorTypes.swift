@@ -1,3 +1,4 @@
+import SimulatorSupport
 import Foundation
 
 extension BellasReefSimulator {
@@ -37,25 +38,7 @@ extension BellasReefSimulator {
         case down
     }
 
-    /// One request as a service received it.
-    public struct RecordedRequest: Sendable, Equatable {
-        public let method: String
-        /// Path without the query, percent-encoding kept as sent.
-        public let path: String
-        /// Raw query string (without `?`), if any.
-        public let query: String?
-        /// Header names lowercased.
-        public let headers: [String: String]
-        /// Body as UTF-8 text (empty when none).
-        public let body: String
-
-        public func header(_ name: String) -> String? { headers[name.lowercased()] }
-        /// The bearer token sent, if any.
-        public var bearerToken: String? {
-            guard let value = header("authorization"), value.lowercased().hasPrefix("bearer ") else { return nil }
-            return String(value.dropFirst("bearer ".count))
-        }
-    }
+    public typealias RecordedRequest = SimulatorSupport.RecordedRequest
 }
 
 /// How a simulated plug answers the controller.
@@ -134,4 +117,12 @@ public struct SimulatedProbe: Sendable, Equatable {
         SimulatedProbe(id: 2, name: "Display Tank", address: "000000bd3685", celsius: 25.5625),
         SimulatedProbe(id: 3, name: "Sump", address: "000000be5efd", celsius: 25.5),
     ]
+}
+
+extension RecordedRequest {
+    /// The bearer token sent, if any.
+    public var bearerToken: String? {
+        guard let value = header("authorization"), value.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(value.dropFirst("bearer ".count))
+    }
 }

@@ -15,22 +15,12 @@ struct ReefResponder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         var request = request
         let body = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)
-        let target = request.head.path ?? "/"
-        let rawPath = String(target.prefix { $0 != "?" })
-        let rawQuery = target.contains("?") ? String(target.drop { $0 != "?" }.dropFirst()) : nil
-        var headers: [String: String] = [:]
-        for field in request.headers {
-            let name = field.name.canonicalName.lowercased()
-            headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
-        }
-        let recorded = BellasReefSimulator.RecordedRequest(
-            method: request.method.rawValue, path: rawPath, query: rawQuery, headers: headers,
-            body: String(decoding: body, as: UTF8.self))
+        let recorded = BellasReefSimulator.RecordedRequest(request, body: body)
         let simulated = ReefSimulatedRequest(
             method: request.method.rawValue,
-            segments: rawPath.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
-            trailingSlash: rawPath.count > 1 && rawPath.hasSuffix("/"),
-            rawQuery: rawQuery, queryItems: ReefQuery.parse(rawQuery), headers: headers, body: body)
+            segments: recorded.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
+            trailingSlash: recorded.path.count > 1 && recorded.path.hasSuffix("/"),
+            rawQuery: recorded.query, queryItems: ReefQuery.parse(recorded.query), headers: recorded.headers, body: body)
 
         let service = self.service
         let (fault, outcome) = state.withLockedValue { state in

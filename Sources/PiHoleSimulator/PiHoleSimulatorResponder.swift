@@ -15,23 +15,14 @@ struct PiHoleSimulatorResponder: HTTPResponder {
         let bodyBuffer = try await request.collectBody(upTo: 1 << 20)
         let bodyData = Data(bodyBuffer.readableBytesView)
 
-        let target = request.head.path ?? "/"
-        let (rawPath, rawQuery) = Self.split(target)
-        var headers: [String: String] = [:]
-        for field in request.headers {
-            let name = field.name.canonicalName.lowercased()
-            headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
-        }
-        let recorded = PiHoleSimulator.RecordedRequest(
-            method: request.method.rawValue, path: rawPath, query: rawQuery, headers: headers,
-            body: String(decoding: bodyData, as: UTF8.self))
+        let recorded = PiHoleSimulator.RecordedRequest(request, body: bodyData)
         let simulated = SimulatedRequest(
             method: request.method.rawValue,
-            segments: rawPath.split(separator: "/", omittingEmptySubsequences: true).map {
+            segments: recorded.path.split(separator: "/", omittingEmptySubsequences: true).map {
                 String($0).removingPercentEncoding ?? String($0)
             },
-            queryItems: Self.parseQuery(rawQuery),
-            headers: headers,
+            queryItems: Self.parseQuery(recorded.query),
+            headers: recorded.headers,
             body: bodyData)
 
         let now = clock.now()
@@ -73,11 +64,6 @@ struct PiHoleSimulatorResponder: HTTPResponder {
         return Response(
             status: .init(code: simulated.status), headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    static func split(_ target: String) -> (path: String, query: String?) {
-        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
-        return (String(target[..<mark]), String(target[target.index(after: mark)...]))
     }
 
     static func parseQuery(_ query: String?) -> [String: String] {

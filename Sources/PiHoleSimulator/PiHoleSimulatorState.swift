@@ -1,3 +1,4 @@
+import SimulatorSupport
 import Foundation
 
 /// Blocking state as the simulator keeps it (the API reports it as a string).
@@ -6,20 +7,7 @@ public enum PiHoleBlockingState: String, Sendable, Equatable {
 }
 
 extension PiHoleSimulator {
-    /// One request as the simulator received it.
-    public struct RecordedRequest: Sendable, Equatable {
-        public let method: String
-        /// Path without the query, percent-encoding kept as sent.
-        public let path: String
-        /// Raw query string (without `?`), if any.
-        public let query: String?
-        /// Header names lowercased.
-        public let headers: [String: String]
-        /// Body as UTF-8 text (empty when none).
-        public let body: String
-
-        public func header(_ name: String) -> String? { headers[name.lowercased()] }
-    }
+    public typealias RecordedRequest = SimulatorSupport.RecordedRequest
 
     /// Faults to inject.
     public enum Fault: Sendable, Equatable {

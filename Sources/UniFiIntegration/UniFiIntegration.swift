@@ -67,7 +67,6 @@ final class UniFiIntegration: Integration {
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
         var published = ChangedState()
-        var ruleTopics: Set<String> = []
         var entitiesReported = false
         while !Task.isCancelled {
             await publishRequest.wait(atMost: .seconds(3600))
@@ -75,7 +74,7 @@ final class UniFiIntegration: Integration {
             var statuses: [(id: String, status: UniFiController.ControllerStatus)] = []
             for controller in controllers { statuses.append((controller.id, await controller.status)) }
             let managed = updateRegistry(statuses, context: context)
-            for (topic, message) in published.changes(messages(statuses, managed, previousRuleTopics: &ruleTopics)) {
+            for (topic, message) in published.changes(replacingAll: messages(statuses, managed)) {
                 await context.publish(topic, message)
             }
             if statuses.contains(where: \.status.available) { context.recordUpstreamSuccess() }
@@ -106,8 +105,7 @@ final class UniFiIntegration: Integration {
     }
 
     private func messages(
-        _ statuses: [(id: String, status: UniFiController.ControllerStatus)], _ managed: [ManagedRule],
-        previousRuleTopics: inout Set<String>
+        _ statuses: [(id: String, status: UniFiController.ControllerStatus)], _ managed: [ManagedRule]
     ) -> [(topic: String, message: StateMessage)] {
         var messages: [(topic: String, message: StateMessage)] = []
         for (id, status) in statuses {
@@ -120,11 +118,8 @@ final class UniFiIntegration: Integration {
         }
         messages.append((UniFiTopics.availability, .availability(statuses.contains(where: \.status.available))))
         messages.append((UniFiTopics.rules, .json(.object(Dictionary(uniqueKeysWithValues: managed.map { ($0.key, $0.indexEntry) })))))
-        let current = Set(managed.map { UniFiTopics.rule($0.key) })
+        // The whole state: a deleted or renamed rule's old topic is cleared by `changes(replacingAll:)`.
         messages += managed.map { (UniFiTopics.rule($0.key), .json($0.payload)) }
-        // A rule deleted or renamed: its old state topic goes (a clear of a topic never published is skipped).
-        messages += previousRuleTopics.subtracting(current).sorted().map { ($0, .cleared) }
-        previousRuleTopics = current
         return messages
     }
 }

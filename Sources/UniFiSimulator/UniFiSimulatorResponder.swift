@@ -15,19 +15,12 @@ struct UniFiSimulatorResponder: HTTPResponder {
         var request = request
         let bodyData = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)
         let path = request.uri.path
-        let query = request.uri.query
-        var headers: [String: String] = [:]
-        for field in request.headers {
-            headers[field.name.canonicalName.lowercased()] = field.value
-        }
-        let recorded = UniFiSimulator.RecordedRequest(
-            method: request.method.rawValue, path: path, query: query, headers: headers,
-            body: String(decoding: bodyData, as: UTF8.self))
+        let recorded = UniFiSimulator.RecordedRequest(request, body: bodyData)
         let simulated = SimulatedRequest(
             method: request.method.rawValue, path: path,
             segments: path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
             query: Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }) { first, _ in first },
-            apiKey: headers["x-api-key"], body: bodyData)
+            apiKey: recorded.header("x-api-key"), body: bodyData)
 
         let (fault, outcome) = core.withLockedValue { state -> (UniFiSimulator.Fault?, SimulatedResponse) in
             state.requests.append(recorded)

@@ -1,3 +1,4 @@
+import SimulatorSupport
 import Foundation
 import JSONDocument
 
@@ -27,21 +28,7 @@ extension UniFiSimulator {
         }
     }
 
-    /// One request as the simulator received it.
-    public struct RecordedRequest: Sendable, Equatable {
-        public let method: String
-        /// Path without the query, percent-encoding kept as sent.
-        public let path: String
-        /// Raw query string (without `?`), if any.
-        public let query: String?
-        /// Header names lowercased.
-        public let headers: [String: String]
-        public let body: String
-
-        public func header(_ name: String) -> String? { headers[name.lowercased()] }
-        /// The body as JSON, when it is.
-        public var json: JSONValue? { JSONValue.parse(Data(body.utf8)) }
-    }
+    public typealias RecordedRequest = SimulatorSupport.RecordedRequest
 
     /// Faults to inject, for every path or for paths containing a text.
     public enum Fault: Sendable, Equatable {
@@ -95,4 +82,9 @@ struct UniFiSimulatorState: Sendable {
         rules[site.lowercased(), default: [:]][collection] = list
         return result
     }
+}
+
+extension RecordedRequest {
+    /// The body as JSON, when it is.
+    public var json: JSONValue? { JSONValue.parse(Data(body.utf8)) }
 }
