@@ -94,11 +94,11 @@ final class ReefIntegration: Integration {
         }
     }
 
-    func lane(for command: CommandRequest) -> String {
+    func lanes(for command: CommandRequest) -> Set<String> {
         // Commands for one outlet run in turn; different outlets at once, so a slow plug holds up no other.
-        guard command.path.count == 3, command.path[0] == "outlet" else { return "" }
+        guard command.path.count == 3, command.path[0] == "outlet" else { return [""] }
         let target = command.path[1]
-        return services.state.read { $0.outlet(matching: target)?.outlet.id } ?? "outlet/\(target)"
+        return [services.state.read { $0.outlet(matching: target)?.outlet.id } ?? "outlet/\(target)"]
     }
 
     func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {

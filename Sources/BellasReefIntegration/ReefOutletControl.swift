@@ -26,24 +26,17 @@ struct ReefOutletControl: Sendable {
         let id = outlet.outlet.id
         let timerKey = ReefTopics.restoreTimer(outletID: id)
         do {
-            var restoreOn: Bool?
-            if change.duration != nil {
+            try await timers.carryOut(key: timerKey, timedFor: change.duration) { pending in
                 // A second timed command keeps the first one's promise: back to how it was before either.
-                if let pending = timers.pending(key: timerKey)?.restore["state"]?.stringValue {
-                    restoreOn = pending == "on"
-                } else {
-                    restoreOn = try await services.upstream.call(.outlets) { try await $0.outletState(id) }.isOn
+                if let pending { return pending }
+                let isOn = try await services.upstream.call(.outlets) { try await $0.outletState(id) }.isOn
+                return ["state": isOn ? "on" : "off"]
+            } _: {
+                switch change.action {
+                case .on: try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
+                case .off: try await services.upstream.call(.outlets) { try await $0.turnOff(id) }
+                case .toggle: _ = try await services.upstream.call(.outlets) { try await $0.toggle(id) }
                 }
-            }
-            switch change.action {
-            case .on: try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
-            case .off: try await services.upstream.call(.outlets) { try await $0.turnOff(id) }
-            case .toggle: _ = try await services.upstream.call(.outlets) { try await $0.toggle(id) }
-            }
-            if let duration = change.duration, let restoreOn {
-                try timers.set(key: timerKey, restore: ["state": restoreOn ? "on" : "off"], after: duration)
-            } else {
-                try timers.cancel(key: timerKey)
             }
         } catch let error as CommandError {
             throw error

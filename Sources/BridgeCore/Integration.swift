@@ -26,9 +26,15 @@ public protocol Integration: Sendable {
     /// Polls the upstream and publishes state until the task is cancelled.
     func run(context: IntegrationContext) async
 
-    /// Commands in the same lane run one at a time, in arrival order; different lanes run at
-    /// once. One lane for everything (the default) runs every command in turn.
-    func lane(for command: CommandRequest) -> String
+    /// The lanes a command occupies. Commands sharing a lane run one at a time, in arrival order;
+    /// commands with no lane in common run at once; a command in several lanes (one for every
+    /// Pi-hole) waits for its turn in each. One lane for everything (the default) runs every
+    /// command in turn.
+    func lanes(for command: CommandRequest) -> Set<String>
+
+    /// How long this command may take, when it is not the bridge's `command_timeout` (a run that
+    /// streams for minutes, say). `nil`: the bridge's.
+    func timeLimit(for command: CommandRequest) -> Duration?
 
     /// Carries out one command; the returned value becomes the response's `data`.
     func handle(_ command: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue?
@@ -50,7 +56,8 @@ extension Integration {
     public var configurationHints: [String] { [] }
     public func checkConfigurationWithUpstream() async throws(ConfigError) {}
     public var hasRuntimeEntities: Bool { false }
-    public func lane(for command: CommandRequest) -> String { "" }
+    public func lanes(for command: CommandRequest) -> Set<String> { [""] }
+    public func timeLimit(for command: CommandRequest) -> Duration? { nil }
 }
 
 /// Builds an integration from its configuration section: the one line each integration adds

@@ -5,11 +5,11 @@ import UniFiAPI
 
 extension UniFiIntegration {
     /// Commands for one rule run in turn, whether addressed by key or by id; rules in parallel.
-    func lane(for command: CommandRequest) -> String {
+    func lanes(for command: CommandRequest) -> Set<String> {
         guard command.path.count == 3, let found = registry.withLock({ $0.find(command.path[1]) }) else {
-            return command.path.joined(separator: "/")
+            return [command.path.joined(separator: "/")]
         }
-        return found.rule.id
+        return [found.rule.id]
     }
 
     func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
@@ -23,13 +23,13 @@ extension UniFiIntegration {
             }
             return .object(data)
         case let path where path.count == 3 && path[0] == "rule" && path[2] == "set":
-            return try await set(keyOrID: path[1], RuleCommand.parse(request.payload), context: context)
+            return try await set(keyOrID: path[1], SwitchCommand.parse(request.payload, command: "rule set"), context: context)
         default:
             throw CommandError("unknown UniFi command '\(request.path.joined(separator: "/"))'")
         }
     }
 
-    private func set(keyOrID: String, _ command: RuleCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue {
+    private func set(keyOrID: String, _ command: SwitchCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue {
         guard let (controllerID, key, rule) = registry.withLock({ $0.find(keyOrID) }) else {
             throw CommandError("unknown rule '\(keyOrID.prefix(80))' (managed: \(registry.withLock(\.keyList)))")
         }
@@ -39,21 +39,15 @@ extension UniFiIntegration {
         let controller = controllers.first { $0.id == controllerID }!
         let timerKey = ManagedRule.timerKey(controller: controllerID, id: rule.id)
         do {
-            // What a timed command restores: the state before the first of a run of timed commands.
-            var previous: Bool?
-            if command.duration != nil {
-                previous = context.timers.pending(key: timerKey)?.restore["enabled"]?.boolValue
+            let updated = try await context.timers.carryOut(key: timerKey, timedFor: command.duration) { pending in
+                var previous = pending?["enabled"]?.boolValue
                 if previous == nil { previous = try await controller.current(rule.kind, id: rule.id).enabled }
-            }
-            let updated = try await controller.setEnabled(rule.kind, id: rule.id, command.enabled)
-            if let duration = command.duration, let previous {
-                let restore: JSONValue = [
+                return [
                     "controller": .string(controllerID), "kind": .string(rule.kind.rawValue), "id": .string(rule.id),
-                    "name": .string(rule.name), "enabled": .bool(previous), "set": .bool(command.enabled),
+                    "name": .string(rule.name), "enabled": .bool(previous!), "set": .bool(command.enabled),
                 ]
-                try context.timers.set(key: timerKey, restore: restore, after: duration)
-            } else {
-                try context.timers.cancel(key: timerKey)
+            } _: {
+                try await controller.setEnabled(rule.kind, id: rule.id, command.enabled)
             }
             publishRequest.signal()
             return ManagedRule(

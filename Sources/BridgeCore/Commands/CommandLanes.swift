@@ -1,46 +1,74 @@
-/// Which commands may run now: commands in the same lane run one at a time in arrival order,
-/// commands in different lanes run at once, and at most `capacity` are running or waiting in
-/// all. A pure value: the queue performs what it decides.
+/// Which commands may run now. Each command names the lanes it occupies: commands sharing a
+/// lane run one at a time in arrival order, commands with no lane in common run at once, and a
+/// command in several lanes (one addressed to every Pi-hole, say) waits until it is first in all
+/// of them — so it keeps its place in line with the commands of each. At most `capacity` are
+/// running or waiting in all. A pure value: the queue performs what it decides.
 struct CommandLanes<Item: Sendable>: Sendable {
+    /// One admitted command, until it has finished.
+    struct Ticket: Hashable, Comparable, Sendable {
+        fileprivate let number: Int
+        static func < (a: Ticket, b: Ticket) -> Bool { a.number < b.number }
+    }
+
     enum Admission: Equatable {
-        /// Nothing runs in its lane: start it now.
-        case start
-        /// It waits behind the command running in its lane.
+        /// First in each of its lanes: start it now.
+        case start(Ticket)
+        /// It waits behind earlier commands in one of its lanes.
         case queued
         /// `capacity` commands are already running or waiting.
         case refused
     }
 
     let capacity: Int
-    /// Lanes with a running command, and what waits behind it.
-    private(set) var waiting: [String: [Item]] = [:]
-    private(set) var count = 0
+    /// Each lane's tickets in arrival order: the first is running, or waits for another lane.
+    private(set) var lanes: [String: [Ticket]] = [:]
+    private var admitted: [Ticket: (item: Item, lanes: Set<String>)] = [:]
+    private var running: Set<Ticket> = []
+    private var nextNumber = 0
 
     init(capacity: Int) {
         self.capacity = capacity
     }
 
-    mutating func admit(_ item: Item, lane: String) -> Admission {
+    /// Commands running or waiting.
+    var count: Int { admitted.count }
+
+    mutating func admit(_ item: Item, lanes names: Set<String>) -> Admission {
         guard count < capacity else { return .refused }
-        count += 1
-        guard waiting[lane] == nil else {
-            waiting[lane]!.append(item)
-            return .queued
-        }
-        waiting[lane] = []
-        return .start
+        let ticket = Ticket(number: nextNumber)
+        nextNumber += 1
+        let names = names.isEmpty ? [""] : names
+        admitted[ticket] = (item, names)
+        for name in names { lanes[name, default: []].append(ticket) }
+        guard isFirstInAllLanes(ticket) else { return .queued }
+        running.insert(ticket)
+        return .start(ticket)
     }
 
-    /// The lane's running command has finished. - Returns: the next one to run in it, if any
-    /// (a lane with nothing left is forgotten, so lanes do not pile up).
-    mutating func finished(lane: String) -> Item? {
-        count -= 1
-        guard var queue = waiting[lane], !queue.isEmpty else {
-            waiting[lane] = nil
-            return nil
+    /// A running command has finished. - Returns: the commands that may start now, in arrival
+    /// order (a command that occupied several lanes may free several). Empty lanes are
+    /// forgotten, so lanes do not pile up.
+    mutating func finished(_ ticket: Ticket) -> [(Ticket, Item)] {
+        guard let entry = admitted.removeValue(forKey: ticket) else { return [] }
+        running.remove(ticket)
+        var candidates: Set<Ticket> = []
+        for name in entry.lanes {
+            lanes[name]?.removeFirst()
+            if let next = lanes[name]?.first {
+                candidates.insert(next)
+            } else {
+                lanes[name] = nil
+            }
         }
-        let next = queue.removeFirst()
-        waiting[lane] = queue
-        return next
+        var starting: [(Ticket, Item)] = []
+        for candidate in candidates.sorted() where !running.contains(candidate) && isFirstInAllLanes(candidate) {
+            running.insert(candidate)
+            starting.append((candidate, admitted[candidate]!.item))
+        }
+        return starting
+    }
+
+    private func isFirstInAllLanes(_ ticket: Ticket) -> Bool {
+        admitted[ticket]!.lanes.allSatisfy { lanes[$0]?.first == ticket }
     }
 }

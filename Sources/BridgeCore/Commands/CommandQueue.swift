@@ -2,11 +2,12 @@ import Logging
 import MQTT
 import Synchronization
 
-/// One integration's commands, each with a time limit, each answered exactly once. Commands in
-/// the same lane (`Integration.lane(for:)`) run one at a time in arrival order; commands in
-/// different lanes run at once, so a slow upstream object never holds back another.
+/// One integration's commands, each with a time limit, each answered exactly once. Commands
+/// sharing a lane (`Integration.lanes(for:)`) run one at a time in arrival order; commands with
+/// no lane in common run at once, so a slow upstream object never holds back another.
 final class CommandQueue: Sendable {
-    private typealias Pending = (command: CommandRequest, message: MQTTMessage, lane: String)
+    private typealias Pending = (command: CommandRequest, message: MQTTMessage)
+    private typealias Start = (ticket: CommandLanes<Pending>.Ticket, pending: Pending)
 
     let integration: any Integration
     let context: IntegrationContext
@@ -15,9 +16,9 @@ final class CommandQueue: Sendable {
     let metrics: BridgeMetrics
     private let retainedCommands = RetainedCommandLog()
     private let lanes: Mutex<CommandLanes<Pending>>
-    /// Commands whose lane was free, for `run` to start.
-    private let starts: AsyncStream<Pending>
-    private let startsContinuation: AsyncStream<Pending>.Continuation
+    /// Commands whose lanes were free, for `run` to start.
+    private let starts: AsyncStream<Start>
+    private let startsContinuation: AsyncStream<Start>.Continuation
 
     /// Commands running or waiting beyond this many are refused at once rather than queued without end.
     static let capacity = 64
@@ -54,10 +55,10 @@ final class CommandQueue: Sendable {
         case .failure(let error):
             await answer(message, CommandResponse(result: .failure(error), transaction: nil))
         case .success(let command):
-            let pending: Pending = (command, message, integration.lane(for: command))
-            switch lanes.withLock({ $0.admit(pending, lane: pending.lane) }) {
-            case .start:
-                startsContinuation.yield(pending)
+            let pending: Pending = (command, message)
+            switch lanes.withLock({ $0.admit(pending, lanes: integration.lanes(for: command)) }) {
+            case .start(let ticket):
+                startsContinuation.yield((ticket, pending))
             case .queued:
                 break
             case .refused:
@@ -83,10 +84,13 @@ final class CommandQueue: Sendable {
         await withDiscardingTaskGroup { group in
             for await first in starts {
                 group.addTask {
-                    var next: Pending? = first
-                    while let pending = next {
+                    var next: Start? = first
+                    while let (ticket, pending) = next {
                         await self.execute(pending.command, pending.message)
-                        next = self.lanes.withLock { $0.finished(lane: pending.lane) }
+                        // This task goes on with the first command its end let start; any other starts on its own.
+                        let starting = self.lanes.withLock { $0.finished(ticket) }
+                        for other in starting.dropFirst() { self.startsContinuation.yield(other) }
+                        next = starting.first
                     }
                 }
             }
@@ -95,14 +99,15 @@ final class CommandQueue: Sendable {
 
     private func execute(_ command: CommandRequest, _ message: MQTTMessage) async {
         let integration = integration, context = context
-        let outcome = await withTimeLimit(timeLimit) { () -> Result<JSONValue?, CommandError> in
+        let limit = integration.timeLimit(for: command) ?? timeLimit
+        let outcome = await withTimeLimit(limit) { () -> Result<JSONValue?, CommandError> in
             do throws(CommandError) {
                 return .success(try await integration.handle(command, context: context))
             } catch {
                 return .failure(error)
             }
         }
-        let result = outcome ?? .failure(CommandError("timed out after \(timeLimit)"))
+        let result = outcome ?? .failure(CommandError("timed out after \(limit)"))
         if case .failure(let error) = result {
             context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
         }
