@@ -11,14 +11,24 @@ struct RawResponse: Sendable {
     let retryAfter: String?
 }
 
+/// Receives a successful response's body chunk by chunk, instead of having it collected.
+typealias BodyChunkHandler = @Sendable (ByteBuffer) -> Void
+
 extension PiHoleClient {
     /// Largest body accepted from a Pi-hole.
     static let maxBodySize = 4 << 20
+    /// The longest a response may stay silent. Every exchange has its own deadline (see
+    /// ``send(_:_:body:sid:timeout:streamingSuccessBodyTo:)``), so this only has to let a
+    /// gravity run think: building the tree of a large list prints nothing for a minute or more.
+    static let longestSilence: Duration = .seconds(300)
 
-    /// One HTTP exchange. The SID goes in `X-FTL-SID`, never in the URL.
-    /// Any failure other than an HTTP status becomes `.transport`.
+    /// One HTTP exchange, head and body within `timeout` (the connection's request timeout by
+    /// default). The SID goes in `X-FTL-SID`, never in the URL. With `streamingSuccessBodyTo`,
+    /// a 2xx body is handed over as it arrives and `RawResponse.body` stays empty; any other
+    /// body is collected. Any failure other than an HTTP status becomes `.transport`.
     func send(
-        _ method: HTTPMethod, _ path: String, body: Data?, sid: String?, timeout: Duration? = nil
+        _ method: HTTPMethod, _ path: String, body: Data?, sid: String?, timeout: Duration? = nil,
+        streamingSuccessBodyTo handler: BodyChunkHandler? = nil
     ) async throws -> RawResponse {
         var request = HTTPClientRequest(url: connection.normalizedBaseURL + path)
         request.method = method
@@ -29,19 +39,44 @@ extension PiHoleClient {
             request.body = .bytes(ByteBuffer(bytes: body))
         }
         let deadline = timeout ?? connection.requestTimeout
+        let (http, prepared) = (httpClient, request)
         do {
-            let response = try await httpClient.execute(request, timeout: deadline.timeAmount)
-            let buffer = try await response.body.collect(upTo: Self.maxBodySize)
-            let status = Int(response.status.code)
-            logger.debug("Pi-hole request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(status)"])
-            return RawResponse(
-                status: status,
-                body: Data(buffer.readableBytesView),
-                retryAfter: response.headers.first(name: "Retry-After"))
+            let response = try await Self.within(deadline) {
+                let response = try await http.execute(prepared, timeout: deadline.timeAmount)
+                let status = Int(response.status.code)
+                var collected = Data()
+                if let handler, (200..<300).contains(status) {
+                    for try await chunk in response.body { handler(chunk) }
+                } else {
+                    collected = Data(try await response.body.collect(upTo: Self.maxBodySize).readableBytesView)
+                }
+                return RawResponse(status: status, body: collected, retryAfter: response.headers.first(name: "Retry-After"))
+            }
+            logger.debug("Pi-hole request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(response.status)"])
+            return response
         } catch {
             let failure = PiHoleErrorMapping.transport(error)
             logger.debug("Pi-hole request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])
             throw failure
+        }
+    }
+
+    /// `operation`, cancelled when `limit` has passed. AsyncHTTPClient's own deadline ends with
+    /// the response head: a stalled or endless body needs this one.
+    static func within<T: Sendable>(
+        _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next() ?? nil else {
+                throw PiHoleError(.transport, "no complete answer within \(limit)")
+            }
+            return value
         }
     }
 
@@ -67,8 +102,10 @@ extension PiHoleClient {
     /// The caller owns it and must `shutdown()` it.
     public static func makeHTTPClient(for connection: PiHoleConnection) async throws -> HTTPClient {
         do {
+            // UpstreamHTTPClient makes its `requestTimeout` the read (silence) timeout.
             return try await UpstreamHTTPClient.make(
-                baseURL: connection.baseURL, tls: connection.tls, requestTimeout: connection.requestTimeout)
+                baseURL: connection.baseURL, tls: connection.tls,
+                requestTimeout: max(connection.requestTimeout, longestSilence))
         } catch {
             throw PiHoleError(.tls, error.message)
         }

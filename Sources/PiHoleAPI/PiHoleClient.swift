@@ -130,12 +130,17 @@ public actor PiHoleClient {
         }
     }
 
-    /// An authenticated request, with one fresh login and one retry on 401.
-    func authenticated(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> RawResponse {
+    /// An authenticated request, with one fresh login and one retry on 401. `timeout` and
+    /// `streamingSuccessBodyTo` as for ``send(_:_:body:sid:timeout:streamingSuccessBodyTo:)``.
+    func authenticated(
+        _ method: HTTPMethod, _ path: String, body: Data? = nil, timeout: Duration? = nil,
+        streamingSuccessBodyTo handler: BodyChunkHandler? = nil
+    ) async throws -> RawResponse {
         var isRetry = false
         while true {
             let sid = try await session()
-            let response = try await send(method, path, body: body, sid: sid)
+            let response = try await send(
+                method, path, body: body, sid: sid, timeout: timeout, streamingSuccessBodyTo: handler)
             guard response.status == 401 else { return response }
             let rejection = PiHoleErrorMapping.error(
                 status: 401, body: response.body, retryAfterHeader: nil, context: .authenticated)

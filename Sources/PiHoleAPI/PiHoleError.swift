@@ -17,6 +17,9 @@ public struct PiHoleError: Error, Sendable, CustomStringConvertible, Equatable {
         case seatsExceeded
         /// 400 (`bad_request`, `body_error`, …).
         case badRequest
+        /// 403 `forbidden`: the Pi-hole refuses the action, e.g. a restart or a log flush while
+        /// `webserver.api.allow_destructive` is off.
+        case forbidden
         /// 404: unknown path or missing item.
         case notFound
         /// A domain add was answered 201 but the item was rejected (`UNIQUE constraint failed…`).

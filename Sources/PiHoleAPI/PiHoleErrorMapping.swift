@@ -37,6 +37,8 @@ enum PiHoleErrorMapping {
             return PiHoleError(.twoFactorRequired, PiHoleError.twoFactorAdvice, status: status)
         case 400:
             return PiHoleError(.badRequest, message, status: status)
+        case 403:
+            return PiHoleError(.forbidden, message, status: status)
         case 404:
             return PiHoleError(.notFound, message, status: status)
         case 500...599:

@@ -16,9 +16,9 @@ public final class PiHoleSimulator: Sendable {
         var host: String = "127.0.0.1"
     }
 
-    private let core: Locked<SimulatorState>
+    let core: Locked<SimulatorState>
     private let server = Locked(Server())
-    private let clock: PiHoleSimulatorClock
+    let clock: PiHoleSimulatorClock
     private let logger: Logger
 
     public init(

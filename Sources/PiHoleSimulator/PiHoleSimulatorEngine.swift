@@ -7,6 +7,8 @@ struct SimulatedResponse: Sendable {
     var body: JSONValue?
     /// Extra delay before answering (the real FTL answers rate-limited logins after 250 ms).
     var delay: Duration = .zero
+    /// A body written over time instead of `body`.
+    var stream: SimulatedStream?
 
     static func json(_ status: Int, _ body: JSONValue) -> SimulatedResponse {
         var body = body
@@ -24,6 +26,17 @@ struct SimulatedResponse: Sendable {
     static let noContent = SimulatedResponse(status: 204, body: nil)
     static let notFound = error(404, key: "not_found", message: "Not found")
     static let unauthorized = error(401, key: "unauthorized", message: "Unauthorized")
+}
+
+/// A body written piece by piece over time, as FTL streams gravity's output (chunked encoding).
+struct SimulatedStream: Sendable {
+    let contentType: String
+    /// Written in order, each after `interval`.
+    let chunks: [[UInt8]]
+    let interval: Duration
+    /// Applied under the lock once the last chunk is written, or when the client went away
+    /// (a real run goes on without its listener).
+    let ended: @Sendable (inout SimulatorState, Date) -> Void
 }
 
 /// The request as the engine sees it.
@@ -64,6 +77,24 @@ enum PiHoleSimulatorEngine {
             endpoint = { hostInfo(state: $0) }
         case ("GET", "info") where rest == ["info", "version"]:
             endpoint = { versionInfo(state: $0) }
+        case ("GET", "info") where rest == ["info", "messages", "count"]:
+            endpoint = { .json(200, ["count": .number(Double($0.messageCount))]) }
+        case ("GET", "stats") where rest == ["stats", "summary"]:
+            endpoint = { summary(state: $0, now: now) }
+        case ("GET", "queries") where rest == ["queries"]:
+            endpoint = { queries(request, state: $0) }
+        case ("GET", "auth") where rest == ["auth", "sessions"]:
+            endpoint = { sessionList(request, state: $0) }
+        case ("GET", "config"):
+            endpoint = { config(path: Array(rest.dropFirst()), state: $0) }
+        case (_, "groups") where rest.count <= 2:
+            guard let handler = groupsEndpoint(request, name: rest.count > 1 ? rest[1] : nil, now: now) else {
+                return .notFound
+            }
+            endpoint = handler
+        case ("POST", "action"):
+            guard let handler = actionEndpoint(request, path: Array(rest.dropFirst()), now: now) else { return .notFound }
+            endpoint = handler
         case (_, "domains") where rest.count <= 4:
             let path = Array(rest.dropFirst())
             guard let handler = domainsEndpoint(request, path: path, now: now) else { return .notFound }
@@ -114,13 +145,13 @@ enum PiHoleSimulatorEngine {
                     return .error(400, key: "bad_request", message: "No 2FA token found in JSON payload")
                 }
                 if password == appPassword {
-                    return newSession(state: &state, now: now)
+                    return newSession(request, state: &state, now: now, isApp: true)
                 }
             }
             guard password == state.password else {
                 return .json(401, sessionBody(valid: false, sid: nil, csrf: nil, validity: -1, message: "password incorrect"))
             }
-            return newSession(state: &state, now: now)
+            return newSession(request, state: &state, now: now, isApp: false)
         case "DELETE":
             state.pruneSessions(now: now)
             guard let sid = request.sid, state.sessions.removeValue(forKey: sid) != nil else {
@@ -143,15 +174,17 @@ enum PiHoleSimulatorEngine {
 
     // MARK: - DNS blocking
 
-    static func newSession(state: inout SimulatorState, now: Date) -> SimulatedResponse {
-        state.pruneSessions(now: now)
-        guard state.sessions.count < state.maxSessions else {
+    static func newSession(
+        _ request: SimulatedRequest, state: inout SimulatorState, now: Date, isApp: Bool
+    ) -> SimulatedResponse {
+        guard
+            let sid = state.openSession(
+                now: now, isApp: isApp, remoteAddress: "127.0.0.1", userAgent: request.headers["user-agent"])
+        else {
             return .error(
                 429, key: "api_seats_exceeded", message: "API seats exceeded",
                 hint: "increase webserver.api.max_sessions")
         }
-        let sid = SimulatorState.newSID()
-        state.sessions[sid] = now.addingTimeInterval(SimulatorState.sessionValidity)
         return .json(
             200,
             sessionBody(
@@ -200,9 +233,10 @@ enum PiHoleSimulatorEngine {
     static func versionInfo(state: SimulatorState) -> SimulatedResponse {
         func component(_ version: String?) -> JSONValue {
             let known = version != nil
+            let remote = state.latestVersion ?? version
             return [
                 "local": ["branch": known ? "master" : nil, "version": version.map(JSONValue.string) ?? nil, "hash": known ? "0000000" : nil],
-                "remote": ["version": version.map(JSONValue.string) ?? nil, "hash": known ? "0000000" : nil],
+                "remote": ["version": remote.map(JSONValue.string) ?? nil, "hash": remote != nil ? "0000000" : nil],
             ]
         }
         let coreAndWeb = state.onlyFTLVersionKnown ? nil : state.version

@@ -51,7 +51,29 @@ struct PiHoleSimulatorResponder: HTTPResponder {
         }
         guard let outcome else { return Self.response(.notFound) }
         if outcome.delay > .zero { try await Task.sleep(for: outcome.delay) }
+        if let stream = outcome.stream { return streamed(stream, status: outcome.status) }
         return Self.response(outcome)
+    }
+
+    /// A chunked response written over time; `stream.ended` is applied before the last chunk
+    /// closes the body, so a client that has read to the end sees its effect.
+    func streamed(_ stream: SimulatedStream, status: Int) -> Response {
+        let (core, clock) = (core, clock)
+        return Response(
+            status: .init(code: status), headers: [.contentType: stream.contentType],
+            body: .init { writer in
+                do {
+                    for chunk in stream.chunks {
+                        try await Task.sleep(for: stream.interval)
+                        try await writer.write(ByteBuffer(bytes: chunk))
+                    }
+                } catch {
+                    core.withLock { stream.ended(&$0, clock.now()) }
+                    throw error
+                }
+                core.withLock { stream.ended(&$0, clock.now()) }
+                try await writer.finish(nil)
+            })
     }
 
     static func response(_ simulated: SimulatedResponse) -> Response {

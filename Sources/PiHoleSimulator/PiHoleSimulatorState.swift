@@ -33,6 +33,19 @@ struct SimulatedDomain: Sendable, Equatable {
     let added: Date
 }
 
+/// An API session: one of `maxSessions` seats.
+struct SimulatedSession: Sendable {
+    /// FTL's session id is the seat's index.
+    let id: Int
+    let loginAt: Date
+    var lastActive: Date
+    var expiry: Date
+    /// Logged in with an app password.
+    let isApp: Bool
+    let remoteAddress: String
+    let userAgent: String?
+}
+
 /// Everything the simulator remembers, behind one lock.
 struct SimulatorState: Sendable {
     var password: String
@@ -40,8 +53,7 @@ struct SimulatorState: Sendable {
     let version: String
     let maxSessions: Int
 
-    /// SID → expiry.
-    var sessions: [String: Date] = [:]
+    var sessions: [String: SimulatedSession] = [:]
     var loginAttempts: [Date] = []
     var loginCount = 0
 
@@ -56,6 +68,18 @@ struct SimulatorState: Sendable {
 
     var domains: [SimulatedDomain] = []
     var nextDomainID = 1
+
+    var queryLog = SimulatedQueryLog()
+    var gravity = SimulatedGravity()
+    var groups = SimulatedGroups()
+    /// Diagnosis messages (`/api/info/messages/count`).
+    var messageCount = 0
+    /// Every component's `remote.version`; `nil`: the installed one (up to date).
+    var latestVersion: String?
+    /// `webserver.api.allow_destructive`: off refuses restartdns and the log flush with 403.
+    var allowDestructive = true
+    var dnsRestarts = 0
+    var logFlushes = 0
 
     var requests: [PiHoleSimulator.RecordedRequest] = []
     var fault: PiHoleSimulator.Fault?
@@ -79,14 +103,28 @@ struct SimulatorState: Sendable {
 
     /// Drops expired sessions.
     mutating func pruneSessions(now: Date) {
-        sessions = sessions.filter { $0.value > now }
+        sessions = sessions.filter { $0.value.expiry > now }
+    }
+
+    /// A new session on the lowest free seat; `nil` when all seats are taken.
+    mutating func openSession(now: Date, isApp: Bool, remoteAddress: String, userAgent: String?) -> String? {
+        pruneSessions(now: now)
+        guard sessions.count < maxSessions else { return nil }
+        let taken = Set(sessions.values.map(\.id))
+        let seat = (0..<maxSessions).first { !taken.contains($0) } ?? sessions.count
+        let sid = Self.newSID()
+        sessions[sid] = SimulatedSession(
+            id: seat, loginAt: now, lastActive: now, expiry: now.addingTimeInterval(Self.sessionValidity),
+            isApp: isApp, remoteAddress: remoteAddress, userAgent: userAgent)
+        return sid
     }
 
     /// Whether `sid` is valid; extends it when it is.
     mutating func touch(sid: String?, now: Date) -> Bool {
         pruneSessions(now: now)
         guard let sid, sessions[sid] != nil else { return false }
-        sessions[sid] = now.addingTimeInterval(Self.sessionValidity)
+        sessions[sid]?.expiry = now.addingTimeInterval(Self.sessionValidity)
+        sessions[sid]?.lastActive = now
         return true
     }
 
