@@ -7,6 +7,10 @@ enum PiHoleCommand: Equatable, Sendable {
     case setBlocking(Bool, Target)
     case refresh(Target)
     case domain(DomainChange, Target)
+    /// `group/<key or name>/set`.
+    case group(String, SwitchCommand, Target)
+    case recentlyBlocked(RecentlyBlockedRequest, Target)
+    case action(PiHoleAction, Target)
 
     /// The plain topics act on every configured Pi-hole (pausing one of two is useless:
     /// clients fall back to the other); per-instance topics act on one.
@@ -41,6 +45,17 @@ enum PiHoleCommand: Equatable, Sendable {
             return .setBlocking(try switchState(request.payload), target)
         case let words where words.count == 3 && words[0] == "domains":
             return .domain(try DomainChange.parse(list: words[1], action: words[2], payload: request.payload), target)
+        case let words where words.count == 3 && words[0] == "group" && words[2] == "set":
+            let command = try SwitchCommand.parse(request.payload, command: "group/<name>/set", flags: ["force"])
+            return .group(words[1], command, target)
+        case ["recently_blocked", "get"]:
+            return .recentlyBlocked(try RecentlyBlockedRequest.parse(request.payload), target)
+        case let words where words.count == 2 && words[0] == "action":
+            guard let action = PiHoleAction(rawValue: words[1]) else {
+                throw CommandError("unknown action '\(words[1].prefix(40))' (known: \(PiHoleAction.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            try requireNoArguments(request.payload, action.rawValue)
+            return .action(action, target)
         default:
             throw CommandError("unknown Pi-hole command '\(request.path.joined(separator: "/"))'")
         }
@@ -66,6 +81,15 @@ enum PiHoleCommand: Equatable, Sendable {
             throw CommandError("pause seconds must be a whole number from 1 to \(maximumPause), got \(seconds)")
         }
         return Int(seconds)
+    }
+
+    /// A button sends nothing (or `{}` with a `transaction`): anything more is a mistake.
+    private static func requireNoArguments(_ payload: CommandRequest.Payload, _ command: String) throws(CommandError) {
+        switch payload {
+        case .empty: return
+        case .json(.object(let object)) where object.keys.allSatisfy({ $0 == "transaction" }): return
+        default: throw CommandError("\(command) takes no payload")
+        }
     }
 
     /// Home Assistant's switch sends `ON`/`OFF`; scripts may send `true`/`false` or JSON `{"state":…}`.

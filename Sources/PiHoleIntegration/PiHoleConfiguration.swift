@@ -13,10 +13,21 @@ struct PiHoleConfiguration: Sendable {
     let pollInterval: Duration
     let defaultPause: Int
     let pausePresets: [Int]
+    /// Statistics and groups every `stats_interval`, seats and warnings every `diagnostics_interval`.
+    let detailSchedule: PiHoleDetailSchedule
+    /// How long a gravity run may stream before its command fails.
+    let gravityTimeout: Duration
 
     init(_ section: ConfigSection) throws(ConfigError) {
-        let section = try section.allowing(["instances", "poll_interval", "default_pause", "pause_presets", "request_timeout"])
+        let section = try section.allowing([
+            "instances", "poll_interval", "default_pause", "pause_presets", "request_timeout", "stats_interval",
+            "diagnostics_interval", "gravity_timeout",
+        ])
         pollInterval = .seconds(try section.int("poll_interval", default: 5, in: 1...3600))
+        detailSchedule = PiHoleDetailSchedule(
+            stats: .seconds(try section.int("stats_interval", default: 60, in: 5...3600)),
+            diagnostics: .seconds(try section.int("diagnostics_interval", default: 300, in: 5...86_400)))
+        gravityTimeout = .seconds(try section.int("gravity_timeout", default: 600, in: 30...3600))
         defaultPause = try section.int("default_pause", default: 10, in: 1...PiHoleCommand.maximumPause)
         pausePresets = try section.intList("pause_presets", default: [10, 30, 300], in: 1...PiHoleCommand.maximumPause)
         let timeout = Duration.seconds(try section.int("request_timeout", default: 10, in: 1...120))

@@ -8,7 +8,7 @@ import PiHoleAPI
 actor PiHoleInstance {
     let id: String
     private let connection: PiHoleConnection
-    private let logger: Logger
+    let logger: Logger
     private let metrics: UpstreamMetrics
     /// Logins already counted in `metrics`.
     private var loginsRecorded = 0
@@ -17,12 +17,15 @@ actor PiHoleInstance {
     /// Set after a TLS failure, which may be a changed certificate: the next request makes a new
     /// client, checking a pinned certificate again, rather than failing the same way forever.
     private var reconnectNeeded = false
-    private(set) var snapshot = PiHoleSnapshot()
-    /// After a failed read of the host name or versions, when to try again.
+    var snapshot = PiHoleSnapshot()
+    /// After a failed read of the host name, when to try again.
     private var descriptionRetryAt: ContinuousClock.Instant?
+    /// When each of the slower reads was last tried.
+    var detailsTried: [PiHoleDetailRead: ContinuousClock.Instant] = [:]
+    /// The slower reads failing now, so that each failure is logged once.
+    var detailErrors: [PiHoleDetailRead: String] = [:]
 
-    /// Descriptive reads that failed (say a 500 from a Pi-hole without FTL's versions file) are
-    /// retried this rarely: they must not cost a request every poll.
+    /// A descriptive read that failed is retried this rarely: it must not cost a request every poll.
     static let descriptionRetryInterval: Duration = .seconds(3600)
 
     init(id: String, connection: PiHoleConnection, logger: Logger, metrics: UpstreamMetrics) {
@@ -35,7 +38,7 @@ actor PiHoleInstance {
     }
 
     /// Runs one API operation, recording its duration, outcome and any login it needed.
-    private func measured<T: Sendable>(_ operation: (PiHoleClient) async throws -> T) async throws -> T {
+    func measured<T: Sendable>(_ operation: (PiHoleClient) async throws -> T) async throws -> T {
         let api = try await client()
         let result: Result<T, any Error>
         do {
@@ -73,7 +76,7 @@ actor PiHoleInstance {
         get async { await connected?.api.loginCount ?? 0 }
     }
 
-    /// Re-reads the blocking state (and, once, the host name and versions).
+    /// Re-reads the blocking state (and, once, the host name).
     @discardableResult
     func refresh() async -> PiHoleSnapshot {
         do {
@@ -88,18 +91,17 @@ actor PiHoleInstance {
         return snapshot
     }
 
-    /// The host name and versions only describe the Pi-hole: whether it is available is decided by
-    /// the calls the integration needs, never by these.
+    /// The host name only describes the Pi-hole: whether it is available is decided by the calls
+    /// the integration needs, never by this.
     private func readDescriptionIfDue() async {
-        guard snapshot.host == nil || snapshot.versions == nil else { return }
+        guard snapshot.host == nil else { return }
         if let descriptionRetryAt, ContinuousClock.now < descriptionRetryAt { return }
         do {
-            if snapshot.host == nil { snapshot.host = try await measured { try await $0.hostName() } }
-            if snapshot.versions == nil { snapshot.versions = try await measured { try await $0.versions() } }
+            snapshot.host = try await measured { try await $0.hostName() }
             descriptionRetryAt = nil
         } catch {
             descriptionRetryAt = .now + Self.descriptionRetryInterval
-            logger.info("Pi-hole host name or version not readable (descriptive only)", metadata: ["error": "\(error)"])
+            logger.info("Pi-hole host name not readable (descriptive only)", metadata: ["error": "\(error)"])
         }
     }
 
@@ -134,7 +136,7 @@ actor PiHoleInstance {
         self.connected = nil
     }
 
-    private func commandError(_ error: any Error) -> CommandError {
+    func commandError(_ error: any Error) -> CommandError {
         if let error = error as? PiHoleError, error.leavesPiHoleReachable {
             markAvailable()
         } else {
@@ -143,7 +145,7 @@ actor PiHoleInstance {
         return CommandError("\(id): \(error)")
     }
 
-    private func markAvailable() {
+    func markAvailable() {
         if !snapshot.available { logger.info("Pi-hole is reachable") }
         metrics.recordAvailability(true)
         snapshot.available = true

@@ -3,15 +3,24 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Pi-hole v6 on MQTT: blocking state, pause and resume, allow and deny lists.
+/// Pi-hole v6 on MQTT: blocking state, pause and resume, allow and deny lists, statistics,
+/// groups (timed), recently blocked domains, versions and admin actions.
 final class PiHoleIntegration: Integration {
     let name = PiHoleTopics.name
     let commandFilters = PiHoleTopics.commandFilters
+    let hasRuntimeEntities = true
     let configuration: PiHoleConfiguration
     let instances: [PiHoleInstance]
-    private let wakeup = Wakeup()
-    /// What went out last, so an unchanged state is not published again every poll.
-    private let published = Mutex(ChangedState())
+    let logger: Logger
+    let groups = Mutex(PiHoleGroupRegistry())
+    /// Wakes the blocking poll early: after a command, or when a pause ends.
+    let pollNow = Wakeup()
+    /// Wakes the slower reads early, with the reads a command made stale.
+    let detailsNow = Wakeup()
+    let forcedDetails = Mutex(Set<PiHoleDetailRead>())
+    /// Asks the one publishing task to publish what changed: polls, commands and restores all end
+    /// there, so that state goes out in order.
+    let publishRequest = Wakeup()
 
     /// Re-reads this long after a pause's end, so `enabled` shows up about when the Pi-hole
     /// resumes (it flips a little after the timer) rather than a whole poll later.
@@ -20,6 +29,7 @@ final class PiHoleIntegration: Integration {
 
     init(configuration: PiHoleConfiguration, environment: IntegrationEnvironment) {
         self.configuration = configuration
+        logger = environment.logger
         instances = configuration.instances.map {
             PiHoleInstance(
                 id: $0.id, connection: $0.connection, logger: environment.logger,
@@ -37,42 +47,14 @@ final class PiHoleIntegration: Integration {
     }
 
     func run(context: IntegrationContext) async {
-        while !Task.isCancelled {
-            await withDiscardingTaskGroup { group in
-                for instance in instances { group.addTask { await instance.refresh() } }
-            }
-            await publish(context)
-            await wakeup.wait(atMost: await nextPollDelay())
-        }
-    }
-
-    func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
-        let command = try PiHoleCommand.parse(request, instanceIDs: instances.map(\.id), defaultPause: configuration.defaultPause)
-        defer { wakeup.signal() }
-        switch command {
-        case .pause(let seconds, let target):
-            return try await forEach(target, context) { instance in
-                try await instance.setBlocking(false, timer: seconds).payload(id: instance.id)
-            }
-        case .resume(let target):
-            return try await forEach(target, context) { instance in
-                try await instance.setBlocking(true, timer: nil).payload(id: instance.id)
-            }
-        case .setBlocking(let enabled, let target):
-            return try await forEach(target, context) { instance in
-                try await instance.setBlocking(enabled, timer: nil).payload(id: instance.id)
-            }
-        case .refresh(let target):
-            return try await forEach(target, context) { instance in
-                let snapshot = await instance.refresh()
-                guard snapshot.available else { throw CommandError("\(instance.id): \(snapshot.error ?? "unavailable")") }
-                return snapshot.payload(id: instance.id)
-            }
-        case .domain(let change, let target):
-            return try await forEach(target, context) { instance in
-                try await instance.apply(change)
-                return ["domain": .string(change.domain), "list": .string(change.list.rawValue), "kind": .string(change.kind.rawValue)]
-            }
+        // Read once before anything is published or read further: nothing goes out as `unknown`
+        // that one poll would have known.
+        await refreshBlocking()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.pollBlocking() }
+            group.addTask { await self.pollDetails() }
+            group.addTask { await self.publishWhenAsked(context) }
+            group.addTask { await context.timers.run { timer in await self.restore(timer) } }
         }
     }
 
@@ -82,53 +64,70 @@ final class PiHoleIntegration: Integration {
         }
     }
 
-    /// Runs `action` on the targeted Pi-holes at once, publishes the new state, and answers with
-    /// each one's result. Any failure fails the command, naming the Pi-hole; the others still ran.
-    private func forEach(
-        _ target: PiHoleCommand.Target, _ context: IntegrationContext,
-        // Untyped `throws` on purpose: a typed-throws async closure run in a task group was
-        // miscompiled in release builds (Swift 6.3.1): empty results, then a crash.
-        _ action: @escaping @Sendable (PiHoleInstance) async throws -> JSONValue
-    ) async throws(CommandError) -> JSONValue {
-        let targets = instances.filter { target == .all || target == .instance($0.id) }
-        let results = await withTaskGroup(of: (String, Result<JSONValue, CommandError>).self) { group in
-            for instance in targets {
-                group.addTask {
-                    do {
-                        return (instance.id, .success(try await action(instance)))
-                    } catch let error as CommandError {
-                        return (instance.id, .failure(error))
-                    } catch {
-                        return (instance.id, .failure(CommandError("\(instance.id): \(error)")))
-                    }
-                }
-            }
-            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+    private func pollBlocking() async {
+        while !Task.isCancelled {
+            await pollNow.wait(atMost: await nextPollDelay())
+            await refreshBlocking()
         }
-        await publish(context)
-        let failures = targets.compactMap { instance -> String? in
-            if case .failure(let error)? = results[instance.id] { return error.message }
-            return nil
-        }
-        guard failures.isEmpty else { throw CommandError(failures.joined(separator: "; ")) }
-        let data = results.compactMapValues { try? $0.get() }
-        if case .instance(let id) = target, let only = data[id] { return only }
-        return .object(data)
     }
 
-    private func publish(_ context: IntegrationContext) async {
-        var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
-        for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
-        var messages: [(topic: String, message: StateMessage)] = []
-        for (id, snapshot) in snapshots {
-            messages.append((PiHoleTopics.instance(id), .json(snapshot.payload(id: id))))
-            messages.append((PiHoleTopics.instanceAvailability(id), .availability(snapshot.available)))
-            if snapshot.available { context.recordUpstreamSuccess() }
+    private func refreshBlocking() async {
+        await withDiscardingTaskGroup { group in
+            for instance in instances { group.addTask { await instance.refresh() } }
         }
-        messages.append((PiHoleTopics.aggregate, .json(PiHoleAggregate(snapshots).payload)))
-        messages.append((PiHoleTopics.availability, .availability(snapshots.contains { $0.snapshot.available })))
-        for (topic, message) in published.withLock({ $0.changes(messages) }) {
-            await context.publish(topic, message)
+        publishRequest.signal()
+    }
+
+    private func pollDetails() async {
+        let schedule = configuration.detailSchedule
+        while !Task.isCancelled {
+            let forced = forcedDetails.withLock { forced in
+                defer { forced = [] }
+                return forced
+            }
+            await withDiscardingTaskGroup { group in
+                for instance in instances { group.addTask { await instance.refreshDetails(schedule, forcing: forced) } }
+            }
+            publishRequest.signal()
+            var wait = schedule.stats
+            for instance in instances { wait = min(wait, await instance.nextDetailsDue(schedule)) }
+            // A Pi-hole that is away is not read, so its reads stay due: look again a poll later.
+            await detailsNow.wait(atMost: max(wait, configuration.pollInterval))
+        }
+    }
+
+    /// Has the slower reads in `reads` done now: a command changed what they show.
+    func refreshDetailsSoon(_ reads: Set<PiHoleDetailRead>) {
+        forcedDetails.withLock { $0.formUnion(reads) }
+        detailsNow.signal()
+    }
+
+    private func publishWhenAsked(_ context: IntegrationContext) async {
+        var published = ChangedState()
+        var entitiesReported = false
+        while !Task.isCancelled {
+            await publishRequest.wait(atMost: .seconds(3600))
+            guard !Task.isCancelled else { return }
+            var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
+            for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
+            let registry = groups.withLock { registry in
+                registry.update(snapshots.map { ($0.id, $0.snapshot.details.groups) }) { key in
+                    // A restore carried out is taken off the list just after this publish: hide it already.
+                    context.timers.pending(key: key).flatMap { $0.dueAt > Date() ? $0 : nil }
+                }
+                return registry
+            }
+            for (topic, message) in published.changes(PiHolePublication(snapshots: snapshots, groups: registry).messages) {
+                await context.publish(topic, message)
+            }
+            if snapshots.contains(where: \.snapshot.available) { context.recordUpstreamSuccess() }
+            // Until every Pi-hole's groups have been read once, reporting entities would remove
+            // those of a Pi-hole that was away at start from Home Assistant.
+            if entitiesReported || snapshots.allSatisfy({ $0.snapshot.details.groups != nil }) {
+                entitiesReported = true
+                let discovery = PiHoleDiscovery(topics: context.topics, configuration: configuration)
+                await context.setRuntimeEntities(discovery.groupEntities(registry))
+            }
         }
     }
 

@@ -15,7 +15,8 @@ struct PiHoleSnapshot: Sendable, Equatable {
     var timer: Double?
     var resumesAt: Date?
     var host: String?
-    var versions: PiHoleVersions?
+    /// Statistics, groups, diagnostics and versions: read less often.
+    var details = PiHoleDetails()
     var available = false
     var error: String?
 
@@ -41,7 +42,7 @@ struct PiHoleSnapshot: Sendable, Equatable {
             "last_known": lastSeen == nil ? .null : .string(lastKnown.rawValue),
             "last_seen": lastSeen.map { .string(Self.timestamp($0)) } ?? .null,
             "host": host.map(JSONValue.string) ?? .null,
-            "version": versions?.summary.map(JSONValue.string) ?? .null,
+            "version": details.versions?.summary.map(JSONValue.string) ?? .null,
             "available": .bool(available),
             "error": error.map(JSONValue.string) ?? .null,
         ]

@@ -8,9 +8,21 @@ public enum PiHoleTopics {
     public static let aggregate = ""
     /// `online` when at least one Pi-hole answers.
     public static let availability = "availability"
+    /// Queries and blocked queries summed over every Pi-hole.
+    public static let aggregateStats = "stats"
+    /// Each group name seen on any Pi-hole, with its state on each.
+    public static let aggregateGroups = "groups"
 
     public static func instance(_ id: String) -> String { id }
     public static func instanceAvailability(_ id: String) -> String { "\(id)/availability" }
+    /// `GET /api/stats/summary`, read every `stats_interval`.
+    public static func stats(_ id: String) -> String { "\(id)/stats" }
+    /// The Pi-hole's groups by key: name, enabled, comment, a pending restore.
+    public static func groups(_ id: String) -> String { "\(id)/groups" }
+    /// Installed and latest versions of core, web and FTL.
+    public static func updates(_ id: String) -> String { "\(id)/updates" }
+    /// API seats in use and FTL's warnings.
+    public static func diagnostics(_ id: String) -> String { "\(id)/diagnostics" }
 
     public static func pause(_ id: String?) -> String { scoped(id, "pause") }
     public static func resume(_ id: String?) -> String { scoped(id, "resume") }
@@ -18,19 +30,35 @@ public enum PiHoleTopics {
     public static func blockingSet(_ id: String?) -> String { scoped(id, "blocking/set") }
     /// `domains/<allow|deny>/<add|remove>`, on every Pi-hole or on one.
     public static func domains(_ id: String?, list: String, action: String) -> String { scoped(id, "domains/\(list)/\(action)") }
+    /// `group/<key>/set`: on every Pi-hole that has the group, or on one.
+    public static func groupSet(_ id: String?, key: String) -> String { scoped(id, "group/\(key)/set") }
+    /// Request/response: the domains blocked lately, on every Pi-hole or on one.
+    public static func recentlyBlocked(_ id: String?) -> String { scoped(id, "recently_blocked/get") }
+    /// `action/<gravity|restartdns|flush_logs>`: admin actions.
+    public static func action(_ id: String?, _ action: PiHoleAction) -> String { scoped(id, "action/\(action.rawValue)") }
 
     /// The first word of every command; an instance id may not be one of them.
-    static let commandWords: Set<String> = ["pause", "resume", "refresh", "blocking", "domains"]
+    static let commandWords: Set<String> = ["pause", "resume", "refresh", "blocking", "domains", "group", "recently_blocked", "action"]
     /// Words an instance id may not be, since topics below the root already use them.
-    static let reservedIDs: Set<String> = commandWords.union(["availability"])
+    static let reservedIDs: Set<String> = commandWords.union([availability, aggregateStats, aggregateGroups])
 
     /// Exact command topics only, so that the bridge never hears its own state or responses.
     static let commandFilters = [
-        "pause", "resume", "refresh", "blocking/set", "domains/+/+",
-        "+/pause", "+/resume", "+/refresh", "+/blocking/set", "+/domains/+/+",
+        "pause", "resume", "refresh", "blocking/set", "domains/+/+", "group/+/set", "recently_blocked/get", "action/+",
+        "+/pause", "+/resume", "+/refresh", "+/blocking/set", "+/domains/+/+", "+/group/+/set", "+/recently_blocked/get", "+/action/+",
     ]
 
     private static func scoped(_ id: String?, _ command: String) -> String {
         id.map { "\($0)/\(command)" } ?? command
     }
+}
+
+/// The Pi-hole's admin actions, by the topic level that asks for them.
+public enum PiHoleAction: String, Sendable, CaseIterable {
+    /// `POST /api/action/gravity`: re-reads the block lists; streams for minutes.
+    case gravity
+    /// `POST /api/action/restartdns`.
+    case restartDNS = "restartdns"
+    /// `POST /api/action/flush/logs`: empties the query log of the last 24 hours.
+    case flushLogs = "flush_logs"
 }

@@ -12,7 +12,8 @@ import Testing
     // MARK: status
 
     @Test func statusPrintsATableAndExitsZeroWhenOnline() async throws {
-        try await PiHoleFixture.runOnline(ids: ["backup", "main"]) { fixture, _ in
+        try await PiHoleFixture.runOnline(ids: ["backup", "main"]) { fixture, observer in
+            _ = try await observer.latest("home/pihole/main") { $0["version"] != .null }
             let result = try await companion(["status"] + fixture.brokerArguments)
             #expect(result.status == 0, "\(result.stderr)")
             let lines = result.stdout.split(separator: "\n").map(String.init)

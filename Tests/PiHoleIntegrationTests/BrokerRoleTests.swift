@@ -25,8 +25,13 @@ import Testing
                 configuration.password = "watch-password"
             }
             _ = try await watch.latest("home/pihole") { $0["blocking"] == "enabled" }
-            for forbidden in ["home/pihole/domains/allow/add", "home/pihole/main/blocking/set", "home/pihole/main/pause", "home/pihole/refresh"] {
-                try? await watch.send(forbidden, "youtube.com")
+            fixture["main"].addGroup(name: "kids")
+            for forbidden in [
+                "home/pihole/domains/allow/add", "home/pihole/main/blocking/set", "home/pihole/main/pause", "home/pihole/refresh",
+                "home/pihole/action/gravity", "home/pihole/main/action/restartdns", "home/pihole/action/flush_logs",
+                "home/pihole/group/kids/set", "home/pihole/main/group/kids/set", "home/pihole/recently_blocked/get",
+            ] {
+                try? await watch.send(forbidden, forbidden.hasSuffix("/set") ? "OFF" : "")
             }
             // The allowed pause goes through and is answered; the watch can read the answer.
             try await watch.send("home/pihole/pause", "30")
@@ -37,6 +42,9 @@ import Testing
             _ = try await watch.recorder.first(topic: "home/pihole/resume/response")
             // Nothing the watch was not allowed to send reached the bridge, or the Pi-hole.
             #expect(fixture.calls("main", "/api/domains").isEmpty)
+            #expect(fixture.calls("main", "/api/action").isEmpty)
+            #expect(fixture.calls("main", "/api/queries").isEmpty)
+            #expect(fixture["main"].groupPutCount == 0)
             #expect(fixture.calls("main", "/api/dns/blocking").filter { $0.method == "POST" }.count == 2)
             #expect(!watch.recorder.messages.contains { $0.topic.hasSuffix("/response") && !$0.topic.hasPrefix("home/pihole/pause") && !$0.topic.hasPrefix("home/pihole/resume") })
             await watch.disconnect()

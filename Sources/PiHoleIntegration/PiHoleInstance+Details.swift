@@ -1,0 +1,83 @@
+import BridgeCore
+import Foundation
+import PiHoleAPI
+
+/// The slower reads, each on its own cadence.
+enum PiHoleDetailRead: Hashable, Sendable, CaseIterable {
+    /// `GET /api/stats/summary`.
+    case stats
+    /// `GET /api/groups`.
+    case groups
+    /// `GET /api/auth/sessions` and `GET /api/info/messages/count`.
+    case diagnostics
+    /// `GET /api/info/version` and the seat maximum from the configuration.
+    case versions
+}
+
+/// How often each slower read runs: `stats_interval`, `diagnostics_interval`, versions hourly.
+struct PiHoleDetailSchedule: Sendable {
+    let stats: Duration
+    let diagnostics: Duration
+    /// Home Assistant's own Pi-hole integration checks for updates as rarely.
+    static let versions: Duration = .seconds(3600)
+
+    func interval(_ read: PiHoleDetailRead) -> Duration {
+        switch read {
+        case .stats, .groups: stats
+        case .diagnostics: diagnostics
+        case .versions: Self.versions
+        }
+    }
+}
+
+extension PiHoleInstance {
+    /// Carries out the reads that are due, and those in `forced`, each failing on its own. Nothing
+    /// falls due on a Pi-hole that did not answer its last blocking read; a command may still force
+    /// a read (it may come before the first poll has ended).
+    func refreshDetails(_ schedule: PiHoleDetailSchedule, forcing forced: Set<PiHoleDetailRead> = []) async {
+        guard snapshot.available || !forced.isEmpty else { return }
+        let now = ContinuousClock.now
+        for read in PiHoleDetailRead.allCases {
+            let due = snapshot.available && detailsTried[read].map { now - $0 >= schedule.interval(read) } ?? true
+            guard due || forced.contains(read) else { continue }
+            detailsTried[read] = now
+            do {
+                try await perform(read)
+                if detailErrors.removeValue(forKey: read) != nil { logger.info("Pi-hole \(read) readable again") }
+            } catch {
+                // One line when a read starts failing, not one per interval.
+                if detailErrors[read] == nil {
+                    logger.warning("Pi-hole \(read) not readable; keeping the last value", metadata: ["error": "\(error)"])
+                }
+                detailErrors[read] = "\(error)"
+            }
+        }
+    }
+
+    /// How long until the next slower read falls due.
+    func nextDetailsDue(_ schedule: PiHoleDetailSchedule) -> Duration {
+        let now = ContinuousClock.now
+        return PiHoleDetailRead.allCases.map { read in
+            detailsTried[read].map { $0 + schedule.interval(read) - now } ?? .zero
+        }.min() ?? schedule.stats
+    }
+
+    private func perform(_ read: PiHoleDetailRead) async throws {
+        switch read {
+        case .stats:
+            snapshot.details.stats = try await measured { try await $0.summary() }
+            snapshot.details.statsReadAt = Date()
+        case .groups:
+            snapshot.details.groups = try await measured { try await $0.groups() }
+        case .diagnostics:
+            snapshot.details.sessions = try await measured { try await $0.sessions() }
+            snapshot.details.messages = try await measured { try await $0.messageCount() }
+            snapshot.details.diagnosticsReadAt = Date()
+        case .versions:
+            snapshot.details.versions = try await measured { try await $0.versions() }
+            snapshot.details.versionsReadAt = Date()
+            // The maximum is descriptive: a Pi-hole that hides its configuration still has versions.
+            snapshot.details.maxSessions = try? await measured { try await $0.maxSessions() }
+        }
+    }
+}

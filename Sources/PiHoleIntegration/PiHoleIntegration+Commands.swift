@@ -1,0 +1,136 @@
+import BridgeCore
+import Foundation
+import PiHoleAPI
+
+extension PiHoleIntegration {
+    /// Each Pi-hole is a lane: commands to different Pi-holes run at once, and one for all of them
+    /// takes its turn in each. Gravity (minutes long) and the query log (read only) have lanes of
+    /// their own, so they hold back no pause.
+    func lanes(for request: CommandRequest) -> Set<String> {
+        guard let command = try? parse(request) else { return [""] }
+        let ids = targets(of: command).map(\.id)
+        switch command {
+        case .action(.gravity, _): return Set(ids.map { "gravity/\($0)" })
+        case .recentlyBlocked: return ["recently_blocked"]
+        default: return Set(ids)
+        }
+    }
+
+    func timeLimit(for request: CommandRequest) -> Duration? {
+        guard case .action(.gravity, _)? = try? parse(request) else { return nil }
+        return configuration.gravityTimeout + .seconds(30)
+    }
+
+    func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
+        let command = try parse(request)
+        defer {
+            pollNow.signal()
+            publishRequest.signal()
+        }
+        let target = command.target
+        switch command {
+        case .pause(let seconds, _):
+            return try await forEach(target) { try await $0.setBlocking(false, timer: seconds).payload(id: $0.id) }
+        case .resume:
+            return try await forEach(target) { try await $0.setBlocking(true, timer: nil).payload(id: $0.id) }
+        case .setBlocking(let enabled, _):
+            return try await forEach(target) { try await $0.setBlocking(enabled, timer: nil).payload(id: $0.id) }
+        case .refresh:
+            refreshDetailsSoon(Set(PiHoleDetailRead.allCases))
+            return try await forEach(target) { instance in
+                let snapshot = await instance.refresh()
+                guard snapshot.available else { throw CommandError("\(instance.id): \(snapshot.error ?? "unavailable")") }
+                return snapshot.payload(id: instance.id)
+            }
+        case .domain(let change, _):
+            return try await forEach(target) { instance in
+                try await instance.apply(change)
+                return ["domain": .string(change.domain), "list": .string(change.list.rawValue), "kind": .string(change.kind.rawValue)]
+            }
+        case .group(let keyOrName, let change, _):
+            return try await switchGroup(keyOrName, change, target, timers: context.timers)
+        case .recentlyBlocked(let question, _):
+            return try await recentlyBlocked(question, target)
+        case .action(let action, _):
+            let answer = try await forEach(target) { try await $0.perform(action, gravityTimeout: self.configuration.gravityTimeout) }
+            if action == .gravity { refreshDetailsSoon([.stats]) }
+            if action == .flushLogs { refreshDetailsSoon([.stats]) }
+            return answer
+        }
+    }
+
+    private func parse(_ request: CommandRequest) throws(CommandError) -> PiHoleCommand {
+        try PiHoleCommand.parse(request, instanceIDs: instances.map(\.id), defaultPause: configuration.defaultPause)
+    }
+
+    func targets(of command: PiHoleCommand) -> [PiHoleInstance] {
+        instances.filter { command.target == .all || command.target == .instance($0.id) }
+    }
+
+    /// Runs `action` on the targeted Pi-holes at once and answers with each one's result. Any
+    /// failure fails the command, naming the Pi-hole; the others still ran.
+    func forEach(
+        _ target: PiHoleCommand.Target, among candidates: [PiHoleInstance]? = nil,
+        // Untyped `throws` on purpose: a typed-throws async closure run in a task group was
+        // miscompiled in release builds (Swift 6.3.1): empty results, then a crash.
+        _ action: @escaping @Sendable (PiHoleInstance) async throws -> JSONValue
+    ) async throws(CommandError) -> JSONValue {
+        let targets = (candidates ?? instances).filter { target == .all || target == .instance($0.id) }
+        let results = await withTaskGroup(of: (String, Result<JSONValue, CommandError>).self) { group in
+            for instance in targets {
+                group.addTask {
+                    do {
+                        return (instance.id, .success(try await action(instance)))
+                    } catch let error as CommandError {
+                        return (instance.id, .failure(error))
+                    } catch {
+                        return (instance.id, .failure(CommandError("\(instance.id): \(error)")))
+                    }
+                }
+            }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        let failures = targets.compactMap { instance -> String? in
+            if case .failure(let error)? = results[instance.id] { return error.message }
+            return nil
+        }
+        guard failures.isEmpty else { throw CommandError(failures.joined(separator: "; ")) }
+        let data = results.compactMapValues { try? $0.get() }
+        if case .instance(let id) = target, let only = data[id] { return only }
+        return .object(data)
+    }
+
+    /// Each Pi-hole's blocked queries of the window, merged. A Pi-hole that does not answer is
+    /// named in `errors`; the command fails only when none answers.
+    private func recentlyBlocked(_ question: RecentlyBlockedRequest, _ target: PiHoleCommand.Target) async throws(CommandError) -> JSONValue {
+        let asked = instances.filter { target == .all || target == .instance($0.id) }
+        let now = Date()
+        let results = await withTaskGroup(of: (String, Result<PiHoleQueryPage, CommandError>).self) { group in
+            for instance in asked {
+                group.addTask {
+                    do throws(CommandError) {
+                        return (instance.id, .success(try await instance.blockedQueries(question, now: now)))
+                    } catch {
+                        return (instance.id, .failure(error))
+                    }
+                }
+            }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        var answer = RecentlyBlockedAnswer(
+            request: question, pages: asked.compactMap { instance in (try? results[instance.id]?.get()).map { (instance.id, $0) } })
+        for instance in asked { if case .failure(let error)? = results[instance.id] { answer.errors[instance.id] = error.message } }
+        guard answer.errors.count < asked.count else { throw CommandError(answer.errors.values.sorted().joined(separator: "; ")) }
+        return answer.payload
+    }
+}
+
+extension PiHoleCommand {
+    var target: Target {
+        switch self {
+        case .pause(_, let target), .resume(let target), .setBlocking(_, let target), .refresh(let target),
+            .domain(_, let target), .group(_, _, let target), .recentlyBlocked(_, let target), .action(_, let target):
+            target
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import BridgeCore
+import Foundation
+
+/// Every retained Pi-hole state message, from what was last seen: per Pi-hole its state,
+/// availability, statistics, groups, updates and diagnostics; over all of them the aggregate
+/// state, statistics and groups.
+struct PiHolePublication {
+    let snapshots: [(id: String, snapshot: PiHoleSnapshot)]
+    let groups: PiHoleGroupRegistry
+
+    var messages: [(topic: String, message: StateMessage)] {
+        var messages: [(topic: String, message: StateMessage)] = []
+        for (id, snapshot) in snapshots {
+            messages.append((PiHoleTopics.instance(id), .json(snapshot.payload(id: id))))
+            messages.append((PiHoleTopics.instanceAvailability(id), .availability(snapshot.available)))
+            let details = snapshot.details
+            if let stats = details.statsPayload { messages.append((PiHoleTopics.stats(id), .json(stats))) }
+            if details.groups != nil { messages.append((PiHoleTopics.groups(id), .json(groups.payload(of: id)))) }
+            if let updates = details.updatesPayload { messages.append((PiHoleTopics.updates(id), .json(updates))) }
+            if let diagnostics = details.diagnosticsPayload { messages.append((PiHoleTopics.diagnostics(id), .json(diagnostics))) }
+        }
+        messages.append((PiHoleTopics.aggregate, .json(PiHoleAggregate(snapshots).payload)))
+        messages.append((PiHoleTopics.availability, .availability(snapshots.contains { $0.snapshot.available })))
+        if let stats = aggregateStats { messages.append((PiHoleTopics.aggregateStats, .json(stats))) }
+        if snapshots.contains(where: { $0.snapshot.details.groups != nil }) {
+            messages.append((PiHoleTopics.aggregateGroups, .json(groups.aggregatePayload)))
+        }
+        return messages
+    }
+
+    /// Queries and blocked queries over every Pi-hole whose statistics were read: what a household
+    /// asks ("how much was blocked today"); the rest is per Pi-hole.
+    private var aggregateStats: JSONValue? {
+        let read = snapshots.compactMap { entry in entry.snapshot.details.stats.map { (entry.id, $0) } }
+        guard !read.isEmpty else { return nil }
+        let queries = read.map(\.1.queriesTotal).reduce(0, +)
+        let blocked = read.map(\.1.queriesBlocked).reduce(0, +)
+        return [
+            "queries": .number(Double(queries)),
+            "blocked": .number(Double(blocked)),
+            "percent_blocked": .number(queries == 0 ? 0 : (Double(blocked) * 1000 / Double(queries)).rounded() / 10),
+            "piholes": .array(read.map { .string($0.0) }),
+        ]
+    }
+}
