@@ -12,7 +12,7 @@ struct Home2MQTT: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, CheckConfigCommand.self, DemoCommand.self, HealthcheckCommand.self, FingerprintCommand.self,
             StatusCommand.self, PauseCommand.self, ResumeCommand.self, AllowCommand.self, DenyCommand.self,
-            RulesCommand.self, RuleSwitchCommand.self, OutletCommand.self,
+            BlockedCommand.self, RulesCommand.self, RuleSwitchCommand.self, OutletCommand.self,
         ]
     )
 }
