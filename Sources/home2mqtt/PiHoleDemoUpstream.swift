@@ -1,3 +1,4 @@
+import Foundation
 import PiHoleSimulator
 
 /// Pi-hole v6 simulators, one per id. Two by default, so that pausing "every Pi-hole" with one
@@ -11,6 +12,7 @@ struct PiHoleDemoUpstream: DemoUpstream {
         do {
             for id in ids {
                 let simulator = PiHoleSimulator(password: Self.password, hostName: "pi-\(id)")
+                Self.furnish(simulator)
                 try await simulator.start(host: "127.0.0.1", port: 0)
                 started.append((id, simulator))
             }
@@ -19,6 +21,21 @@ struct PiHoleDemoUpstream: DemoUpstream {
             throw error
         }
         return RunningPiHoleSimulators(simulators: started)
+    }
+
+    /// A household's Pi-hole: a group for the children's devices, block lists, and a query log
+    /// with something blocked lately, so that groups, statistics and `home2mqtt blocked` show.
+    static func furnish(_ simulator: PiHoleSimulator) {
+        simulator.addGroup(name: "Kids", comment: "the children's tablets")
+        simulator.setGravity(domains: 152_364, lastUpdate: Date().addingTimeInterval(-6 * 3600))
+        let now = Date()
+        let blocked = ["ads.example", "tracker.example", "cdn.shop.example"]
+        simulator.recordQueries((0..<60).map { index in
+            SimulatedQuery(
+                time: now.addingTimeInterval(-Double(index) * 20), domain: index % 3 == 0 ? blocked[index / 3 % 3] : "site\(index % 7).example",
+                clientIP: "192.168.1.\(20 + index % 4)", clientName: index % 4 == 0 ? "tablet" : nil,
+                status: index % 3 == 0 ? "GRAVITY" : index % 2 == 0 ? "CACHE" : "FORWARDED")
+        })
     }
 }
 
@@ -45,6 +62,9 @@ struct RunningPiHoleSimulators: RunningDemoUpstream {
                 "Pause only one, then resume it:",
                 "  \(publish) -t home/pihole/\(simulators.last?.id ?? "main")/pause -m 30",
                 "  \(publish) -t home/pihole/\(simulators.last?.id ?? "main")/resume -n",
+                "Turn the Kids group's block lists off for 10 minutes (then back on by itself):",
+                "  \(publish) -t home/pihole/group/kids/set -m '{\"enabled\":false,\"for\":600}'",
+                "What was blocked lately (the companion): home2mqtt blocked --port \(broker.port)",
             ]
     }
 
