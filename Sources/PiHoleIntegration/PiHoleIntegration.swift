@@ -103,11 +103,7 @@ final class PiHoleIntegration: Integration {
     }
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
-        var published = ChangedState()
-        var entitiesReported = false
-        while !Task.isCancelled {
-            await publishRequest.wait(atMost: .seconds(3600))
-            guard !Task.isCancelled else { return }
+        await context.publishWhenAsked(publishRequest) {
             var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
             for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
             let registry = groups.withLock { registry in
@@ -117,17 +113,13 @@ final class PiHoleIntegration: Integration {
                 }
                 return registry
             }
-            for (topic, message) in published.changes(PiHolePublication(snapshots: snapshots, groups: registry).messages) {
-                await context.publish(topic, message)
-            }
-            if snapshots.contains(where: \.snapshot.available) { context.recordUpstreamSuccess() }
-            // Until every Pi-hole's groups have been read once, reporting entities would remove
-            // those of a Pi-hole that was away at start from Home Assistant.
-            if entitiesReported || snapshots.allSatisfy({ $0.snapshot.details.groups != nil }) {
-                entitiesReported = true
-                let discovery = PiHoleDiscovery(topics: context.topics, configuration: configuration)
-                await context.setRuntimeEntities(discovery.groupEntities(registry))
-            }
+            // Until every Pi-hole's groups have been read once, a Pi-hole away at start would lose its group entities.
+            let groupsKnown = snapshots.allSatisfy { $0.snapshot.details.groups != nil }
+            return StatePublication(
+                messages: PiHolePublication(snapshots: snapshots, groups: registry).messages,
+                upstreamAnswered: snapshots.contains { $0.snapshot.available },
+                runtimeEntities: groupsKnown
+                    ? PiHoleDiscovery(topics: context.topics, configuration: configuration).groupEntities(registry) : nil)
         }
     }
 

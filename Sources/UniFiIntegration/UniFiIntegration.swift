@@ -66,24 +66,15 @@ final class UniFiIntegration: Integration {
     }
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
-        var published = ChangedState()
-        var entitiesReported = false
-        while !Task.isCancelled {
-            await publishRequest.wait(atMost: .seconds(3600))
-            guard !Task.isCancelled else { return }
+        await context.publishWhenAsked(publishRequest) {
             var statuses: [(id: String, status: UniFiController.ControllerStatus)] = []
             for controller in controllers { statuses.append((controller.id, await controller.status)) }
             let managed = updateRegistry(statuses, context: context)
-            for (topic, message) in published.changes(replacingAll: messages(statuses, managed)) {
-                await context.publish(topic, message)
-            }
-            if statuses.contains(where: \.status.available) { context.recordUpstreamSuccess() }
             // Until every console has been read once, the rules of one that was down at start
             // are unknown: reporting entities then would remove theirs from Home Assistant.
-            if entitiesReported || statuses.allSatisfy(\.status.everRead) {
-                entitiesReported = true
-                await context.setRuntimeEntities(UniFiDiscovery(topics: context.topics).ruleEntities(managed))
-            }
+            return StatePublication(
+                messages: messages(statuses, managed), upstreamAnswered: statuses.contains(where: \.status.available),
+                runtimeEntities: statuses.allSatisfy(\.status.everRead) ? UniFiDiscovery(topics: context.topics).ruleEntities(managed) : nil)
         }
     }
 

@@ -1,0 +1,35 @@
+/// An integration's whole state at one moment, as its one publishing task sends it.
+public struct StatePublication: Sendable {
+    public var messages: [(topic: String, message: StateMessage)]
+    /// Whether some upstream answered: marks `bridge/health`.
+    public var upstreamAnswered: Bool
+    /// The runtime entities, or `nil` while they are not all known (an upstream not yet read
+    /// once): reporting them then would remove that upstream's entities from Home Assistant.
+    public var runtimeEntities: [DiscoveryEntity]?
+
+    public init(messages: [(topic: String, message: StateMessage)], upstreamAnswered: Bool, runtimeEntities: [DiscoveryEntity]? = nil) {
+        self.messages = messages
+        self.upstreamAnswered = upstreamAnswered
+        self.runtimeEntities = runtimeEntities
+    }
+}
+
+extension IntegrationContext {
+    /// The one task that publishes an integration's state: polls, commands and restores ask it
+    /// through `request`, so that state goes out in order, whoever changed it. Each time it
+    /// publishes what changed of `gather()`'s whole state (a topic left out is cleared: its thing
+    /// went away) and sets the runtime entities. Runs until cancelled.
+    public func publishWhenAsked(_ request: Wakeup, _ gather: () async -> StatePublication) async {
+        var published = ChangedState()
+        while !Task.isCancelled {
+            await request.wait(atMost: .seconds(3600))
+            guard !Task.isCancelled else { return }
+            let publication = await gather()
+            for (topic, message) in published.changes(replacingAll: publication.messages) {
+                await publish(topic, message)
+            }
+            if publication.upstreamAnswered { recordUpstreamSuccess() }
+            if let entities = publication.runtimeEntities { await setRuntimeEntities(entities) }
+        }
+    }
+}
