@@ -23,6 +23,9 @@ struct AllIntegrations: Sendable {
         [
             "pihole blocking": piHole.requests.filter { $0.method == "POST" && $0.path.hasPrefix("/api/dns/blocking") }.count,
             "pihole domains": piHole.requests.filter { $0.method != "GET" && $0.path.hasPrefix("/api/domains") }.count,
+            "pihole groups": piHole.groupPutCount,
+            "pihole actions": piHole.requests.filter { $0.path.hasPrefix("/api/action") }.count,
+            "pihole queries": piHole.requests.filter { $0.path.hasPrefix("/api/queries") }.count,
             "unifi rules": unifi.requestCount(method: "PUT"),
             "reef outlets": reef.requests(.outlets).filter { $0.method == "POST" }.count,
         ]

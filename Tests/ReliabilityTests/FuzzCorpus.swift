@@ -30,13 +30,19 @@ struct FuzzCorpus {
     /// Real targets (so that only the payload is wrong) and made-up ones (so that the name is).
     static let piHoleTopics = ["home/pihole/pause", "home/pihole/main/pause", "home/pihole/blocking/set", "home/pihole/main/blocking/set"]
     static let domainTopics = ["home/pihole/domains/deny/add", "home/pihole/main/domains/allow/remove"]
+    /// The Default group is on every Pi-hole, and no payload below may disable it (that takes `force`).
+    static let groupTopics = ["home/pihole/group/default/set", "home/pihole/main/group/default/set"]
+    static let askingTopics = [
+        "home/pihole/recently_blocked/get", "home/pihole/main/recently_blocked/get", "home/pihole/action/gravity",
+        "home/pihole/main/action/restartdns", "home/pihole/action/flush_logs",
+    ]
     static let ruleTopics = ["home/unifi/rule/downtime-emma/set", "home/unifi/rule/downtime-leo/set"]
     static let outletTopics = ["home/reef/outlet/heater/set", "home/reef/outlet/return-pump/set"]
 
     var generator: SeededGenerator
 
     mutating func next() -> Case {
-        switch Int.random(in: 0..<9, using: &generator) {
+        switch Int.random(in: 0..<11, using: &generator) {
         case 0: return Case(topic: anyTopic(), payload: invalidUTF8())
         case 1: return Case(topic: anyTopic(), payload: Array(repeating: UInt8(ascii: "7"), count: 64 * 1024 + Int.random(in: 1...4096, using: &generator)))
         case 2: return Case(topic: anyTopic(), payload: deeplyNested())
@@ -45,6 +51,8 @@ struct FuzzCorpus {
         case 5: return Case(topic: pick(Self.ruleTopics), payload: utf8(pick(Self.badRuleSets)))
         case 6: return Case(topic: pick(Self.outletTopics), payload: utf8(pick(Self.badOutletSets)))
         case 7: return Case(topic: unknownTarget(), payload: utf8(pick(["ON", "OFF", "30", "{\"enabled\":true}", "{\"state\":\"on\"}"])))
+        case 8: return Case(topic: pick(Self.groupTopics), payload: utf8(pick(Self.badRuleSets + Self.badGroupSets)))
+        case 9: return Case(topic: pick(Self.askingTopics), payload: utf8(pick(Self.badQuestions)))
         default: return Case(topic: anyTopic(), payload: utf8(randomJSONObject()))
         }
     }
@@ -57,13 +65,19 @@ struct FuzzCorpus {
         "{\"enabled\":true,\"for\":1e18}", "{\"enabled\":true,\"for\":2.5}", "{\"enabled\":true,\"until\":\"yesterday\"}",
         "{\"enabled\":true,\"for\":60,\"until\":\"2030-01-01T00:00:00Z\"}", "{\"enabled\":true,\"colour\":1}", "[true]", "{}",
     ]
+    static let badGroupSets = ["OFF", "{\"enabled\":false}", "{\"enabled\":false,\"force\":\"yes\"}", "{\"enabled\":false,\"force\":1}"]
+    /// `recently_blocked/get` takes `{"minutes","client","limit"}`; an action takes nothing.
+    static let badQuestions = [
+        "ten", "{\"minutes\":0}", "{\"minutes\":1441}", "{\"minutes\":1.5}", "{\"client\":\"192.168.1.*\"}",
+        "{\"client\":\"a&upstream=cache\"}", "{\"limit\":0}", "{\"limit\":501}", "{\"since\":5}", "[10]",
+    ]
     static let badOutletSets = [
         "", "maybe", "{\"state\":1}", "{\"state\":\"sideways\"}", "{\"state\":\"off\",\"for\":-5}", "{\"state\":\"off\",\"for\":0}",
         "{\"state\":\"off\",\"for\":1e18}", "{\"state\":\"off\",\"until\":\"soon\"}", "{}", "[\"on\"]",
     ]
 
     private mutating func anyTopic() -> String {
-        pick(Self.piHoleTopics + Self.domainTopics + Self.ruleTopics + Self.outletTopics)
+        pick(Self.piHoleTopics + Self.domainTopics + Self.groupTopics + Self.askingTopics + Self.ruleTopics + Self.outletTopics)
     }
 
     /// A target that is not there: unicode, very long, or odd, in a real command's place.
@@ -71,7 +85,10 @@ struct FuzzCorpus {
         // No U+0000: a broker refuses such a topic outright (it is not the bridge's to answer).
         let names = ["ümlaut-ß-日本", String(repeating: "x", count: 4000), "..", "DOWNTIME-EMMA", " ", "%2F"]
         let name = pick(names)
-        return pick(["home/pihole/\(name)/pause", "home/unifi/rule/\(name)/set", "home/reef/outlet/\(name)/set"])
+        return pick([
+            "home/pihole/\(name)/pause", "home/pihole/group/\(name)/set", "home/pihole/main/action/\(name)", "home/unifi/rule/\(name)/set",
+            "home/reef/outlet/\(name)/set",
+        ])
     }
 
     private mutating func invalidUTF8() -> [UInt8] {
