@@ -12,7 +12,9 @@ private typealias F = UniFiSimulatorFixtures
     private func withOnlineBridge(_ body: @escaping (UniFiFixture, [String]) async throws -> Void) async throws {
         try await UniFiFixture.withSimulator { fixture in
             try await fixture.runBridge { observer in
-                _ = try await observer.latest("home/unifi/rules") { $0["downtime-leo"] != nil }
+                let index = try await observer.latest("home/unifi/rules") { $0["downtime-leo"] != nil }
+                // The rules' own topics follow the index: the companion reads them, so wait for each.
+                for key in (index.objectValue ?? [:]).keys { _ = try await observer.latest("home/unifi/rule/\(key)") }
                 try await body(fixture, ["--host", fixture.broker.host, "--port", String(fixture.broker.port)])
             }
         }
