@@ -53,8 +53,8 @@ extension PiHoleIntegration {
             return try await recentlyBlocked(question, target)
         case .action(let action, _):
             let answer = try await forEach(target) { try await $0.perform(action, gravityTimeout: self.configuration.gravityTimeout) }
-            if action == .gravity { refreshDetailsSoon([.stats]) }
-            if action == .flushLogs { refreshDetailsSoon([.stats]) }
+            // New block lists, or an emptied query log: the statistics changed.
+            if action != .restartDNS { refreshDetailsSoon([.stats]) }
             return answer
         }
     }
