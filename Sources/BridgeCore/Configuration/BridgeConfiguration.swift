@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import UpstreamHTTP
 
 /// The bridge's own sections: `mqtt:` and `bridge:`. Integrations read their own sections.
 public struct BridgeConfiguration: Sendable {
@@ -51,10 +52,14 @@ public struct BridgeConfiguration: Sendable {
             if settings.caFile == nil, settings.caPath == nil {
                 throw ConfigError(key: tls.keyPath("ca_file"), "is required with TLS (or ca_path): the certificate authority to trust")
             }
-            for (key, file) in [("ca_file", settings.caFile), ("cert_file", settings.certFile), ("key_file", settings.keyFile)] {
-                if let file, !FileManager.default.isReadableFile(atPath: file) {
-                    throw ConfigError(key: tls.keyPath(key), "cannot read '\(file)'")
-                }
+            // Certificates are read now, so a wrong file names its key here rather than failing
+            // every connect later with a TLS error.
+            for (key, file) in [("ca_file", settings.caFile), ("cert_file", settings.certFile)] {
+                guard let file else { continue }
+                do { try PEMCertificates.check(file) } catch { throw ConfigError(key: tls.keyPath(key), error.message) }
+            }
+            if let keyFile = settings.keyFile, !FileManager.default.isReadableFile(atPath: keyFile) {
+                throw ConfigError(key: tls.keyPath("key_file"), "cannot read '\(keyFile)'")
             }
             mqtt.tls = settings
         }
