@@ -22,6 +22,8 @@ final class CommandQueue: Sendable {
     /// Commands running or waiting beyond this many are refused at once rather than queued without end.
     static let capacity = 64
 
+    static let shuttingDown = CommandError("the bridge is shutting down")
+
     init(
         integration: any Integration, context: IntegrationContext, responder: CommandResponder, timeLimit: Duration,
         metrics: BridgeMetrics
@@ -85,7 +87,12 @@ final class CommandQueue: Sendable {
                 group.addTask {
                     var next: Pending? = first
                     while let pending = next {
-                        await self.execute(pending.command, pending.message)
+                        if Task.isCancelled {
+                            // Shutting down: what waits is answered, not started upstream.
+                            await self.answer(pending.message, CommandResponse(result: .failure(Self.shuttingDown), transaction: pending.command.transaction))
+                        } else {
+                            await self.execute(pending.command, pending.message)
+                        }
                         next = self.lanes.withLock { $0.finished(lane: pending.lane) }
                     }
                 }
@@ -102,7 +109,8 @@ final class CommandQueue: Sendable {
                 return .failure(error)
             }
         }
-        let result = outcome ?? .failure(CommandError("timed out after \(timeLimit)"))
+        // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".
+        let result = outcome ?? .failure(Task.isCancelled ? Self.shuttingDown : CommandError("timed out after \(timeLimit)"))
         if case .failure(let error) = result {
             context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
         }

@@ -1,0 +1,88 @@
+import BellasReefSimulator
+import BellasReefTestSupport
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTTTestSupport
+import PiHoleSimulator
+import PiHoleTestSupport
+import Testing
+import UniFiTestSupport
+
+/// Issue 11: SIGTERM in the middle of a burst of commands to all three integrations, on the
+/// real process. The Pi-hole answers slowly, so one of its commands is in flight and 63 wait
+/// behind it when the signal comes.
+@Suite struct ShutdownBurstTests {
+    /// What `CommandQueue.capacity` lets wait for one integration; the rest are refused as busy.
+    static let piHoleCapacity = 64
+
+    @Test func everyCommandIsAnsweredOnceNoNewCallStartsAndTheBridgeExitsCleanly() async throws {
+        try await UniFiFixture.withSimulator { unifi in
+            let reef = BellasReefSimulator()
+            try await reef.start()
+            let piHole = PiHoleSimulator(hostName: "pi-main")
+            try await piHole.start()
+            defer { Task { await piHole.stop(); await reef.stop() } }
+            let config = try BridgeProcess.writeConfig(
+                "mqtt:\n  port: \(unifi.broker.port)\nbridge:\n  command_timeout: 60\n"
+                    + PiHoleFixture.yaml(["main": piHole], extra: "  request_timeout: 60\n") + unifi.yaml() + ReefFixture.yaml(reef))
+            let bridge = try BridgeProcess(["run", "--config", config])
+            defer { bridge.child.terminate(signal: SIGKILL) }
+            try await Observer.watching(unifi.broker, subscribe: ["home/#"]) { observer in
+                _ = try await observer.latest("home/pihole/main", timeout: .seconds(30)) { $0["available"] == true }
+                _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
+                _ = try await observer.latest("home/reef/outlets") { $0["heater"] != nil }
+                // Slow enough that the first pause is still in flight at the signal, with the
+                // bridge's own limits (60 s) further still.
+                try await piHole.setFault(.delay(.seconds(30)))
+                let burst = CommandBurst(observer)
+
+                // Pauses of distinct lengths, so each call the Pi-hole sees names its command.
+                var pauses: [CommandBurst.Sent] = []
+                var others: [CommandBurst.Sent] = []
+                for index in 0..<(Self.piHoleCapacity + 2) {
+                    pauses.append(try await burst.send("home/pihole/main/pause", "\(100 + index)"))
+                    if index % 6 == 0 {
+                        others.append(try await burst.send("home/reef/outlet/heater/set", index % 12 == 0 ? "ON" : "OFF"))
+                        others.append(try await burst.send("home/unifi/rule/downtime-emma/set", index % 12 == 0 ? "OFF" : "ON"))
+                    }
+                }
+                // The last two are refused as busy: then every earlier one is in the bridge, running or waiting.
+                try await waitUntil("the last two pauses refused as busy", timeout: .seconds(20)) {
+                    pauses.suffix(2).allSatisfy { burst.answers($0).first?["error"]?.stringValue?.hasPrefix("busy") == true }
+                }
+                try await waitUntil("the Reef and UniFi commands answered", timeout: .seconds(20)) {
+                    others.allSatisfy { !burst.answers($0).isEmpty }
+                }
+                #expect(others.allSatisfy { burst.answers($0).first?["status"] == "ok" }, "\(others.map(burst.answers))")
+                try await waitUntil("the first pause reaches the Pi-hole") { Self.blockingCalls(piHole) >= 1 }
+                let blockingCallsBefore = Self.blockingCalls(piHole)
+
+                let signalled = ContinuousClock.now
+                bridge.signal(SIGTERM)
+                let result = try await bridge.finish(timeout: .seconds(20))
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(ContinuousClock.now - signalled < .seconds(5))
+
+                try await waitUntil("every command answered", timeout: .seconds(10)) { burst.answeredCount == burst.sent.count }
+                for command in burst.sent {
+                    let answers = burst.answers(command)
+                    #expect(answers.count == 1, "\(command.topic) \(command.payload): \(answers)")
+                    #expect(["ok", "error"].contains(answers.first?["status"]?.stringValue), "\(answers)")
+                }
+                // The queued ones were answered, not carried out: no call began after the signal.
+                let waiting = pauses.dropFirst().dropLast(2)
+                #expect(waiting.allSatisfy { burst.answers($0).first?["error"]?.stringValue?.contains("shutting down") == true },
+                        "\(waiting.map(burst.answers).prefix(3))")
+                #expect(Self.blockingCalls(piHole) == blockingCallsBefore)
+                #expect(blockingCallsBefore == 1, "only the first pause reached the Pi-hole")
+                #expect(piHole.requests.contains { $0.method == "DELETE" && $0.path == "/api/auth" }, "logged out")
+                _ = try await observer.latest("home/bridge/state") { $0 == "offline" }
+            }
+        }
+    }
+
+    private static func blockingCalls(_ piHole: PiHoleSimulator) -> Int {
+        piHole.requests.filter { $0.method == "POST" && $0.path == "/api/dns/blocking" }.count
+    }
+}
