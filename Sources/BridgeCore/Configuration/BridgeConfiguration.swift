@@ -22,12 +22,16 @@ public struct BridgeConfiguration: Sendable {
     /// Where the bridge keeps what must survive a restart (pending timers).
     public var stateDirectory: String
 
+    /// Seconds: long enough for a broker or a bridge to restart, short enough that a command left
+    /// waiting (without a message expiry of its own) is not carried out long after it was meant.
+    public static let defaultSessionExpiry = 300
+
     /// Keys whose values never leave the process: not in logs, not in `bridge/info`.
     public static let secretKeys: Set<String> = ["password", "api_key", "token", "secret"]
 
     public init(_ root: ConfigSection) throws(ConfigError) {
         let mqttSection = try root.section("mqtt").allowing([
-            "host", "port", "client_id", "username", "password", "keepalive", "protocol", "tls",
+            "host", "port", "client_id", "username", "password", "keepalive", "protocol", "tls", "session_expiry",
         ])
         var mqtt = MQTTConfiguration(clientID: try mqttSection.string("client_id", default: "home2mqtt"))
         mqtt.host = try mqttSection.string("host", default: "127.0.0.1")
@@ -39,6 +43,11 @@ public struct BridgeConfiguration: Sendable {
         }
         mqtt.keepAlive = try mqttSection.int("keepalive", default: 30, in: 5...3600)
         mqtt.protocolVersion = try mqttSection.choice("protocol", default: ProtocolVersion.v5) == .v5 ? .v5 : .v311
+        // A session the broker keeps while the bridge is away (a broker or bridge restart), so that
+        // commands sent meanwhile are carried out when it is back, unless their message expiry
+        // passed; 0 is a clean session at every connect (such commands are lost). docs/reliability.md.
+        let sessionExpiry = try mqttSection.int("session_expiry", default: Self.defaultSessionExpiry, in: 0...Int(UInt32.max))
+        mqtt.sessionExpiry = sessionExpiry == 0 ? nil : UInt32(sessionExpiry)
         if mqttSection.contains("tls") {
             let tls = try mqttSection.section("tls").allowing(["ca_file", "ca_path", "cert_file", "key_file", "verify_certificate"])
             let settings = MQTTTLS(

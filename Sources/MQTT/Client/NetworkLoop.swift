@@ -34,7 +34,9 @@ struct NetworkLoop: Sendable {
             if needsConnect {
                 let rc =
                     firstAttempt
-                    ? handle.connect(host: configuration.host, port: configuration.port, keepAlive: configuration.keepAlive)
+                    ? handle.connect(
+                        host: configuration.host, port: configuration.port, keepAlive: configuration.keepAlive,
+                        sessionExpiry: configuration.sessionExpiry)
                     : handle.reconnect()
                 firstAttempt = false
                 if rc == MosquittoLibrary.success {
