@@ -54,8 +54,10 @@ public final class Bridge: Service {
         }
 
         for filter in queues.flatMap(\.filters) {
-            try await client.subscribe(filter, qos: .atLeastOnce, options: RetainedCommandLog.subscriptionOptions)
+            try await client.subscribe(
+                configuration.bridge.commandSubscription(filter), qos: .atLeastOnce, options: RetainedCommandLog.subscriptionOptions)
         }
+        if hasReplicas { try await client.subscribe(topics.state, qos: .atLeastOnce) }
         for filter in discovery?.subscriptions ?? [] {
             try await client.subscribe(filter, qos: .atLeastOnce)
         }
@@ -104,9 +106,19 @@ public final class Bridge: Service {
         return DiscoveryPublisher(config: config, entities: entities, runtimeIntegrations: runtime, client: client, logger: logger)
     }
 
+    private var hasReplicas: Bool { configuration.bridge.sharedSubscriptionGroup != nil }
+
     private func dispatch(queues: [CommandQueue], discovery: DiscoveryPublisher?) async {
         for await message in client.messages {
             if let discovery, await discovery.handle(message) { continue }
+            if message.topic == topics.state {
+                // A replica that went away (its last will, or its shutdown) said the bridge is
+                // offline; this one still serves every command, so it says online again.
+                if hasReplicas, message.payloadString == BridgeTopics.offline {
+                    try? await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
+                }
+                continue
+            }
             guard let queue = queues.first(where: { $0.accepts(message.topic) }) else {
                 logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])
                 continue

@@ -51,7 +51,7 @@ import Testing
                     }
                 }
                 // Each answered exactly once, and each carried out exactly once.
-                let calls = pauseCalls(fixture["main"])
+                let calls = fixture["main"].pauseCalls.map(\.seconds)
                 for command in burst.sent where !burst.answers(command).isEmpty {
                     #expect(burst.answers(command).count == 1, "\(command.payload): \(burst.answers(command))")
                     #expect(calls.filter { $0 == Int(command.payload) }.count == 1, "pause \(command.payload): \(calls)")
@@ -81,17 +81,10 @@ import Testing
                     let later = try await burst.answer(burst.send("home/pihole/main/pause", "303"))
                     #expect(later["status"] == "ok")
                     #expect(burst.answers(expiring).isEmpty)
-                    #expect(pauseCalls(simulator) == [301, 303])
+                    #expect(simulator.pauseCalls.map(\.seconds) == [301, 303])
                 }
             }
         }
-    }
-}
-
-/// The pause lengths the Pi-hole was asked for, in order: one per pause carried out.
-private func pauseCalls(_ simulator: PiHoleSimulator) -> [Int] {
-    simulator.requests.filter { $0.method == "POST" && $0.path == "/api/dns/blocking" }.compactMap { request in
-        JSONValue.parse(Array(request.body.utf8))?["timer"]?.numberValue.map { Int($0) }
     }
 }
 
