@@ -61,6 +61,12 @@ struct NetworkLoop: Sendable {
             if rc != MosquittoLibrary.success {
                 needsConnect = true
                 if core.stop.isStopped { break }
+                // Kept for the "not connected" error when nothing said more (a CONNACK refusal does):
+                // a TLS handshake refused here rather than in the connect (a broker certificate for
+                // another name) would otherwise give no reason at all.
+                core.state.withLock { state in
+                    if state.lastError == nil { state.lastError = MosquittoLibrary.errorText(rc) }
+                }
                 failures += 1
                 if backOff(failures: failures) { break }
             }
