@@ -28,7 +28,7 @@ public final class CommandBurst: Sendable {
     /// given. Returns once the broker has it (offline, once the client has reconnected).
     @discardableResult
     public func send(_ topic: String, _ payload: String, expiry: UInt32? = nil) async throws -> Sent {
-        let command = Sent(topic: topic, payload: payload, replyTopic: "\(Observer.replies)/burst/\(UUID().uuidString)")
+        let command = Sent(topic: topic, payload: payload, replyTopic: Self.replies + UUID().uuidString)
         let properties = MQTTProperties(
             responseTopic: command.replyTopic, correlationData: Array(command.replyTopic.utf8), messageExpiryInterval: expiry)
         log.withLock { $0.append(command) }
@@ -41,7 +41,15 @@ public final class CommandBurst: Sendable {
         observer.recorder.messages.filter { $0.topic == command.replyTopic }.map { JSONValue.parse($0.payload) ?? .null }
     }
 
-    public var answeredCount: Int { sent.filter { !answers($0).isEmpty }.count }
+    /// Every command sent with its answers, read in one pass (for thousands of commands).
+    public func answered() -> [(command: Sent, answers: [JSONValue])] {
+        let byTopic = Dictionary(grouping: observer.recorder.messages.filter { $0.topic.hasPrefix(Self.replies) }, by: \.topic)
+        return sent.map { command in (command, (byTopic[command.replyTopic] ?? []).map { JSONValue.parse($0.payload) ?? .null }) }
+    }
+
+    public var answeredCount: Int { answered().filter { !$0.answers.isEmpty }.count }
+
+    private static let replies = "\(Observer.replies)/burst/"
 
     /// Waits until `command` has an answer, and returns the first.
     public func answer(_ command: Sent, timeout: Duration = .seconds(20)) async throws -> JSONValue {

@@ -1,13 +1,9 @@
-import BellasReefSimulator
-import BellasReefTestSupport
 import BridgeCore
 import BridgeTestSupport
 import Foundation
 import MQTTTestSupport
-import PiHoleSimulator
 import PiHoleTestSupport
 import Testing
-import UniFiTestSupport
 
 /// Issue 11: SIGTERM in the middle of a burst of commands to all three integrations, on the
 /// real process. The Pi-hole answers slowly, so one of its commands is in flight and 63 wait
@@ -17,21 +13,13 @@ import UniFiTestSupport
     static let piHoleCapacity = 64
 
     @Test func everyCommandIsAnsweredOnceNoNewCallStartsAndTheBridgeExitsCleanly() async throws {
-        try await UniFiFixture.withSimulator { unifi in
-            let reef = BellasReefSimulator()
-            try await reef.start()
-            let piHole = PiHoleSimulator(hostName: "pi-main")
-            try await piHole.start()
-            defer { Task { await piHole.stop(); await reef.stop() } }
-            let config = try BridgeProcess.writeConfig(
-                "mqtt:\n  port: \(unifi.broker.port)\nbridge:\n  command_timeout: 60\n"
-                    + PiHoleFixture.yaml(["main": piHole], extra: "  request_timeout: 60\n") + unifi.yaml() + ReefFixture.yaml(reef))
+        try await AllUpstreams.run { upstreams in
+            let piHole = upstreams.piHole
+            let config = try upstreams.configFile(bridge: "  command_timeout: 60\n", piHoleExtra: "  request_timeout: 60\n")
             let bridge = try BridgeProcess(["run", "--config", config])
             defer { bridge.child.terminate(signal: SIGKILL) }
-            try await Observer.watching(unifi.broker, subscribe: ["home/#"]) { observer in
-                _ = try await observer.latest("home/pihole/main", timeout: .seconds(30)) { $0["available"] == true }
-                _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
-                _ = try await observer.latest("home/reef/outlets") { $0["heater"] != nil }
+            try await Observer.watching(upstreams.broker, subscribe: ["home/#"]) { observer in
+                try await AllUpstreams.waitUntilServing(observer)
                 // Slow enough that the first pause is still in flight at the signal, with the
                 // bridge's own limits (60 s) further still.
                 try await piHole.setFault(.delay(.seconds(30)))
@@ -55,8 +43,8 @@ import UniFiTestSupport
                     others.allSatisfy { !burst.answers($0).isEmpty }
                 }
                 #expect(others.allSatisfy { burst.answers($0).first?["status"] == "ok" }, "\(others.map(burst.answers))")
-                try await waitUntil("the first pause reaches the Pi-hole") { Self.blockingCalls(piHole) >= 1 }
-                let blockingCallsBefore = Self.blockingCalls(piHole)
+                try await waitUntil("the first pause reaches the Pi-hole") { piHole.pauseCalls.count >= 1 }
+                let blockingCallsBefore = piHole.pauseCalls.count
 
                 let signalled = ContinuousClock.now
                 bridge.signal(SIGTERM)
@@ -74,15 +62,11 @@ import UniFiTestSupport
                 let waiting = pauses.dropFirst().dropLast(2)
                 #expect(waiting.allSatisfy { burst.answers($0).first?["error"]?.stringValue?.contains("shutting down") == true },
                         "\(waiting.map(burst.answers).prefix(3))")
-                #expect(Self.blockingCalls(piHole) == blockingCallsBefore)
+                #expect(piHole.pauseCalls.count == blockingCallsBefore)
                 #expect(blockingCallsBefore == 1, "only the first pause reached the Pi-hole")
                 #expect(piHole.requests.contains { $0.method == "DELETE" && $0.path == "/api/auth" }, "logged out")
                 _ = try await observer.latest("home/bridge/state") { $0 == "offline" }
             }
         }
-    }
-
-    private static func blockingCalls(_ piHole: PiHoleSimulator) -> Int {
-        piHole.requests.filter { $0.method == "POST" && $0.path == "/api/dns/blocking" }.count
     }
 }
