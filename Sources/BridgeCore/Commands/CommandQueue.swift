@@ -6,7 +6,9 @@ import Synchronization
 /// the same lane (`Integration.lane(for:)`) run one at a time in arrival order; commands in
 /// different lanes run at once, so a slow upstream object never holds back another.
 final class CommandQueue: Sendable {
-    private typealias Pending = (command: CommandRequest, message: MQTTMessage, lane: String)
+    /// `expiresAt`: when the command's MQTT 5 message expiry (the remaining interval the broker
+    /// gave at delivery) runs out, if it has one.
+    private typealias Pending = (command: CommandRequest, message: MQTTMessage, lane: String, expiresAt: ContinuousClock.Instant?)
 
     let integration: any Integration
     let context: IntegrationContext
@@ -23,6 +25,7 @@ final class CommandQueue: Sendable {
     static let capacity = 64
 
     static let shuttingDown = CommandError("the bridge is shutting down")
+    static let expired = CommandError("not carried out: its message expiry passed while it waited")
 
     init(
         integration: any Integration, context: IntegrationContext, responder: CommandResponder, timeLimit: Duration,
@@ -56,7 +59,8 @@ final class CommandQueue: Sendable {
         case .failure(let error):
             await answer(message, CommandResponse(result: .failure(error), transaction: nil))
         case .success(let command):
-            let pending: Pending = (command, message, integration.lane(for: command))
+            let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
+            let pending: Pending = (command, message, integration.lane(for: command), expiresAt)
             switch lanes.withLock({ $0.admit(pending, lane: pending.lane) }) {
             case .start:
                 startsContinuation.yield(pending)
@@ -87,17 +91,31 @@ final class CommandQueue: Sendable {
                 group.addTask {
                     var next: Pending? = first
                     while let pending = next {
-                        if Task.isCancelled {
-                            // Shutting down: what waits is answered, not started upstream.
-                            await self.answer(pending.message, CommandResponse(result: .failure(Self.shuttingDown), transaction: pending.command.transaction))
-                        } else {
-                            await self.execute(pending.command, pending.message)
-                        }
+                        await self.carryOut(pending)
                         next = self.lanes.withLock { $0.finished(lane: pending.lane) }
                     }
                 }
             }
         }
+    }
+
+    /// Runs a command whose turn has come, unless the bridge is shutting down or the command's
+    /// message expiry passed while it waited: then it is answered, not started upstream.
+    private func carryOut(_ pending: Pending) async {
+        if Task.isCancelled {
+            await refuse(pending, Self.shuttingDown)
+        } else if let expiresAt = pending.expiresAt, expiresAt <= .now {
+            context.logger.warning("command dropped: its message expiry passed while it waited", metadata: [
+                "topic": "\(pending.message.topic)", "expiry": "\(pending.message.properties.messageExpiryInterval ?? 0) s",
+            ])
+            await refuse(pending, Self.expired)
+        } else {
+            await execute(pending.command, pending.message)
+        }
+    }
+
+    private func refuse(_ pending: Pending, _ error: CommandError) async {
+        await answer(pending.message, CommandResponse(result: .failure(error), transaction: pending.command.transaction))
     }
 
     private func execute(_ command: CommandRequest, _ message: MQTTMessage) async {
