@@ -123,7 +123,7 @@ public final class Bridge: Service {
                 logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])
                 continue
             }
-            await queue.enqueue(message)
+            queue.enqueue(message)
         }
     }
 

@@ -17,9 +17,13 @@ final class CommandQueue: Sendable {
     let metrics: BridgeMetrics
     private let retainedCommands = RetainedCommandLog()
     private let lanes: Mutex<CommandLanes<Pending>>
-    /// Commands whose lane was free, for `run` to start.
-    private let starts: AsyncStream<Pending>
-    private let startsContinuation: AsyncStream<Pending>.Continuation
+    /// What `run` is to do: start a command whose lane was free, or answer one that cannot run.
+    private enum Work: Sendable {
+        case start(Pending)
+        case answer(MQTTMessage, CommandResponse)
+    }
+    private let work: AsyncStream<Work>
+    private let workContinuation: AsyncStream<Work>.Continuation
 
     /// Commands running or waiting beyond this many are refused at once rather than queued without end.
     static let capacity = 64
@@ -37,7 +41,7 @@ final class CommandQueue: Sendable {
         self.timeLimit = timeLimit
         self.metrics = metrics
         lanes = Mutex(CommandLanes(capacity: Self.capacity))
-        (starts, startsContinuation) = AsyncStream.makeStream()
+        (work, workContinuation) = AsyncStream.makeStream()
     }
 
     var filters: [String] {
@@ -48,8 +52,10 @@ final class CommandQueue: Sendable {
         filters.contains { TopicFilter.matches($0, topic: topic) }
     }
 
-    /// Parses and queues a message; answers at once when it cannot be queued.
-    func enqueue(_ message: MQTTMessage) async {
+    /// Parses and queues a message, or has it answered at once when it cannot be queued. Never
+    /// waits: the answer is published by `run`, so a flood of refusals does not slow the intake
+    /// down to one broker acknowledgement at a time.
+    func enqueue(_ message: MQTTMessage) {
         guard let parsed = CommandRequest.parse(message, below: context.topics.root) else {
             retainedCommands.ignore(message, logger: context.logger)
             return
@@ -57,18 +63,18 @@ final class CommandQueue: Sendable {
         metrics.commandReceived(integration: integration.name, command: commandName(message))
         switch parsed {
         case .failure(let error):
-            await answer(message, CommandResponse(result: .failure(error), transaction: nil))
+            workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: nil)))
         case .success(let command):
             let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
             let pending: Pending = (command, message, integration.lane(for: command), expiresAt)
             switch lanes.withLock({ $0.admit(pending, lane: pending.lane) }) {
             case .start:
-                startsContinuation.yield(pending)
+                workContinuation.yield(.start(pending))
             case .queued:
                 break
             case .refused:
                 let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
-                await answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction))
+                workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction)))
             }
         }
     }
@@ -87,13 +93,18 @@ final class CommandQueue: Sendable {
 
     func run() async {
         await withDiscardingTaskGroup { group in
-            for await first in starts {
-                group.addTask {
-                    var next: Pending? = first
-                    while let pending = next {
-                        await self.carryOut(pending)
-                        next = self.lanes.withLock { $0.finished(lane: pending.lane) }
+            for await item in work {
+                switch item {
+                case .start(let first):
+                    group.addTask {
+                        var next: Pending? = first
+                        while let pending = next {
+                            await self.carryOut(pending)
+                            next = self.lanes.withLock { $0.finished(lane: pending.lane) }
+                        }
                     }
+                case .answer(let message, let response):
+                    group.addTask { await self.answer(message, response) }
                 }
             }
         }
