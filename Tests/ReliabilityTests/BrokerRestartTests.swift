@@ -50,10 +50,13 @@ import Testing
                         #expect(after["status"] == "ok")
                     }
                 }
-                // Each answered exactly once, and each carried out exactly once.
+                // Each carried out exactly once. Its answer is a QoS 1 publish: when a restart takes the
+                // broker down between passing the answer on and acknowledging it to the bridge, the
+                // bridge sends it again, and the sender sees it twice (the same answer: a client
+                // tells repeats apart by the correlation data).
                 let calls = fixture["main"].pauseCalls.map(\.seconds)
                 for command in burst.sent where !burst.answers(command).isEmpty {
-                    #expect(burst.answers(command).count == 1, "\(command.payload): \(burst.answers(command))")
+                    #expect(Set(burst.answers(command)).count == 1, "\(command.payload): \(burst.answers(command))")
                     #expect(calls.filter { $0 == Int(command.payload) }.count == 1, "pause \(command.payload): \(calls)")
                 }
                 #expect(burst.answeredCount >= 2 * Self.restarts)
