@@ -36,7 +36,14 @@ public final class Bridge: Service {
     public func run() async throws {
         for integration in integrations { try await integration.checkConfigurationWithUpstream() }
         client.start()
-        try await waitForBroker()
+        do {
+            // A bridge still waiting for its broker stops when told to, as one that is online does.
+            try await cancelWhenGracefulShutdown { try await self.waitForBroker() }
+        } catch is CancellationError {
+            logger.info("shut down before the MQTT broker answered")
+            await client.disconnect()
+            return
+        }
 
         let responder = CommandResponder(client: client, logger: logger)
         let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery() : nil
