@@ -36,7 +36,14 @@ public final class Bridge: Service {
     public func run() async throws {
         for integration in integrations { try await integration.checkConfigurationWithUpstream() }
         client.start()
-        try await waitForBroker()
+        do {
+            // A bridge still waiting for its broker stops when told to, as one that is online does.
+            try await cancelWhenGracefulShutdown { try await self.waitForBroker() }
+        } catch is CancellationError {
+            logger.info("shut down before the MQTT broker answered")
+            await client.disconnect()
+            return
+        }
 
         let responder = CommandResponder(client: client, logger: logger)
         let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery() : nil
@@ -54,8 +61,10 @@ public final class Bridge: Service {
         }
 
         for filter in queues.flatMap(\.filters) {
-            try await client.subscribe(filter, qos: .atLeastOnce, options: RetainedCommandLog.subscriptionOptions)
+            try await client.subscribe(
+                configuration.bridge.commandSubscription(filter), qos: .atLeastOnce, options: RetainedCommandLog.subscriptionOptions)
         }
+        if hasReplicas { try await client.subscribe(topics.state, qos: .atLeastOnce) }
         for filter in discovery?.subscriptions ?? [] {
             try await client.subscribe(filter, qos: .atLeastOnce)
         }
@@ -104,14 +113,24 @@ public final class Bridge: Service {
         return DiscoveryPublisher(config: config, entities: entities, runtimeIntegrations: runtime, client: client, logger: logger)
     }
 
+    private var hasReplicas: Bool { configuration.bridge.sharedSubscriptionGroup != nil }
+
     private func dispatch(queues: [CommandQueue], discovery: DiscoveryPublisher?) async {
         for await message in client.messages {
             if let discovery, await discovery.handle(message) { continue }
+            if message.topic == topics.state {
+                // A replica that went away (its last will, or its shutdown) said the bridge is
+                // offline; this one still serves every command, so it says online again.
+                if hasReplicas, message.payloadString == BridgeTopics.offline {
+                    try? await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
+                }
+                continue
+            }
             guard let queue = queues.first(where: { $0.accepts(message.topic) }) else {
                 logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])
                 continue
             }
-            await queue.enqueue(message)
+            queue.enqueue(message)
         }
     }
 

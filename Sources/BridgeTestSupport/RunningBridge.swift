@@ -44,14 +44,14 @@ private func bridgeBase(_ yaml: String) throws -> String {
     try LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml)).bridge.baseTopic
 }
 
-/// The YAML with the broker's address and a unique client id laid over it, and a state
-/// directory of its own unless the YAML names one (a test of a restart names the same twice).
+/// The YAML with the broker's address laid over it, and a client id and a state directory of
+/// its own unless the YAML names them (a test of a restart names the same twice).
 public func testConfiguration(broker: TestBroker, yaml: String) throws -> LoadedConfiguration {
     var overlay = [
         "HOME2MQTT_MQTT__HOST": broker.host,
         "HOME2MQTT_MQTT__PORT": String(broker.port),
-        "HOME2MQTT_MQTT__CLIENT_ID": uniqueClientID("bridge"),
     ]
+    if !yaml.contains("client_id:") { overlay["HOME2MQTT_MQTT__CLIENT_ID"] = uniqueClientID("bridge") }
     if !yaml.contains("state_dir:") { overlay["HOME2MQTT_BRIDGE__STATE_DIR"] = temporaryStateDirectory() }
     let tree = try ConfigOverlays.applyingEnvironment(overlay, to: ConfigTree.parse(yaml: yaml))
     return try LoadedConfiguration(tree: tree)

@@ -18,7 +18,8 @@ public final class MQTTClient: Sendable {
         logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
         core = ClientCore(logger: logger, protocolVersion: configuration.protocolVersion)
         handle = try MosquittoHandle(
-            clientID: configuration.clientID, protocolVersion: configuration.protocolVersion, handler: core)
+            clientID: configuration.clientID, protocolVersion: configuration.protocolVersion,
+            cleanStart: configuration.sessionExpiry == nil, handler: core)
         if configuration.username != nil || configuration.password != nil {
             try handle.setCredentials(username: configuration.username, password: configuration.password)
         }

@@ -11,6 +11,13 @@ public struct MQTTConfiguration: Sendable {
     public var protocolVersion: MQTTProtocolVersion
     public var will: MQTTWill?
     public var reconnect: MQTTReconnectPolicy
+    /// Seconds the broker keeps this client's session after a disconnect. `nil`: a clean session
+    /// at every connect, and whatever is sent while the client is away never reaches it. A value:
+    /// clean start off, so the broker keeps the subscriptions and queues QoS 1 and 2 messages for
+    /// that long (MQTT 5's Session Expiry Interval; MQTT 3.1.1 has no interval: there the broker's
+    /// own setting, `persistent_client_expiration` in mosquitto, decides), and they are delivered
+    /// on the reconnect. A broker keeps sessions across its own restart only with persistence on.
+    public var sessionExpiry: UInt32?
 
     public init(
         clientID: String,
@@ -22,7 +29,8 @@ public struct MQTTConfiguration: Sendable {
         keepAlive: Int = 30,
         protocolVersion: MQTTProtocolVersion = .v5,
         will: MQTTWill? = nil,
-        reconnect: MQTTReconnectPolicy = .init()
+        reconnect: MQTTReconnectPolicy = .init(),
+        sessionExpiry: UInt32? = nil
     ) {
         self.host = host
         self.port = port
@@ -34,5 +42,6 @@ public struct MQTTConfiguration: Sendable {
         self.protocolVersion = protocolVersion
         self.will = will
         self.reconnect = reconnect
+        self.sessionExpiry = sessionExpiry
     }
 }

@@ -6,8 +6,8 @@ extension TestBroker {
         .appendingPathComponent("../../broker-config/acl").standardized.path
 
     /// A broker with the household's ACL, no anonymous access, and one user per role with the
-    /// password `<role>-password`.
-    public static func withRoles(_ users: [String] = ["bridge", "homeassistant", "watch"]) async throws -> TestBroker {
+    /// password `<role>-password`; `config` is added to its listener (TLS, say).
+    public static func withRoles(_ users: [String] = ["bridge", "homeassistant", "watch"], config: String = "") async throws -> TestBroker {
         let passwd = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString)").path
         for (index, user) in users.enumerated() {
             let process = Process()
@@ -17,6 +17,6 @@ extension TestBroker {
             process.waitUntilExit()
             guard process.terminationStatus == 0 else { throw TestSupportError("mosquitto_passwd failed for \(user)") }
         }
-        return try await TestBroker(config: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(householdACL)\n")
+        return try await TestBroker(config: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(householdACL)\n" + config)
     }
 }

@@ -36,7 +36,7 @@ public enum UpstreamHTTPClient {
         case .system:
             break
         case .caFile(let path):
-            configuration.additionalTrustRoots = [.certificates(try readCertificates(path))]
+            configuration.additionalTrustRoots = [.certificates(try PEMCertificates.read(path))]
         case .insecure:
             configuration.certificateVerification = .none
         case .pinned(let expected):
@@ -56,18 +56,5 @@ public enum UpstreamHTTPClient {
             configuration.certificateVerification = .noHostnameVerification
         }
         return configuration
-    }
-
-    private static func readCertificates(_ path: String) throws(UpstreamTLSError) -> [NIOSSLCertificate] {
-        let certificates: [NIOSSLCertificate]
-        do {
-            certificates = try NIOSSLCertificate.fromPEMFile(path)
-        } catch {
-            throw UpstreamTLSError(.unreadableCAFile(path: path), "cannot read CA file \(path): \(error)")
-        }
-        guard !certificates.isEmpty else {
-            throw UpstreamTLSError(.unreadableCAFile(path: path), "CA file \(path) holds no PEM certificate")
-        }
-        return certificates
     }
 }

@@ -39,6 +39,11 @@ struct BridgeProcess {
         return (child.terminationStatus ?? -1, stdout, stderr)
     }
 
+    /// What it has printed so far, standard output and error.
+    var output: String {
+        [stdoutPath, stderrPath].map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }.joined()
+    }
+
     func signal(_ number: Int32) {
         child.signal(number)
     }

@@ -17,31 +17,6 @@ import Testing
         #expect(result.stdout.contains("hints:\n- pihole: use an app password"))
     }
 
-    @Test(arguments: [
-        ("mqtt:\n  port: abc\n", "mqtt.port"),
-        ("mqtt:\n  hots: x\n", "mqtt.hots"),
-        ("pihole:\n  instances:\n    - id: main\n      url: ftp://x\n      password: p\n", "pihole.instances[0].url"),
-        ("pihole:\n  instances:\n    - id: Main\n      url: http://x\n      password: p\n", "pihole.instances[0].id"),
-        ("nonsense: 1\n", "nonsense"),
-        ("pihole:\n  instances:\n    - id: main\n      url: https://x\n      password: p\n      tls_fingerprint: AB:CD\n", "pihole.instances[0].tls_fingerprint"),
-        ("pihole:\n  instances:\n    - id: main\n      url: http://x\n      password: p\n      insecure: true\n", "pihole.instances[0].insecure"),
-        ("pihole:\n  instances:\n    - id: main\n      url: https://x\n      password: p\n      insecure: true\n      verify_certificate: false\n",
-         "pihole.instances[0].verify_certificate"),
-        ("unifi:\n  controllers:\n    - id: home\n      url: https://x\n", "unifi.controllers[0].api_key"),
-        ("unifi:\n  controllers:\n    - id: home\n      url: https://x\n      api_key: k\n      rules: []\n", "unifi.controllers[0].rules"),
-        ("unifi:\n  controllers:\n    - id: home\n      url: https://x\n      api_key: k\n      ca_file: /nonexistent.pem\n",
-         "unifi.controllers[0].ca_file"),
-        ("bridge:\n  state_dir: relative/path\n", "bridge.state_dir"),
-    ])
-    func badConfigsStopTheStartNamingTheKey(yaml: String, key: String) async throws {
-        let file = try BridgeProcess.writeConfig(yaml)
-        for command in ["check-config", "run"] {
-            let result = try await BridgeProcess([command, "--config", file]).finish()
-            #expect(result.status == 78)
-            #expect(result.stderr.contains("configuration error: \(key)"), "\(result.stderr)")
-        }
-    }
-
     @Test func environmentOverridesReachTheProcess() async throws {
         let result = try await BridgeProcess(["check-config"], environment: ["HOME2MQTT_MQTT__PORT": "0"]).finish()
         #expect(result.status == 78)
@@ -61,6 +36,19 @@ import Testing
         #expect(ContinuousClock.now - signalled < .seconds(5))
         _ = try await observer.latest("home/bridge/state") { $0 == "offline" }
         await observer.disconnect()
+    }
+
+    /// A bridge started before its broker (it waits, retrying) still stops at SIGTERM.
+    @Test func sigtermWhileWaitingForTheBrokerExitsZero() async throws {
+        let nobody = try LoopbackPort.free()
+        let bridge = try BridgeProcess(["run"], environment: ["HOME2MQTT_MQTT__PORT": String(nobody), "HOME2MQTT_BRIDGE__LOG_LEVEL": "debug"])
+        defer { bridge.child.terminate(signal: SIGKILL) }
+        try await waitUntil("a connect attempt failed", timeout: .seconds(20)) { bridge.output.contains("MQTT connect attempt failed") }
+        let signalled = ContinuousClock.now
+        bridge.signal(SIGTERM)
+        let result = try await bridge.finish(timeout: .seconds(20))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ContinuousClock.now - signalled < .seconds(5))
     }
 
     @Test func theLastWillSaysOfflineWhenTheProcessIsKilled() async throws {

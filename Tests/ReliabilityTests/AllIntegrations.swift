@@ -4,6 +4,7 @@ import BellasReefTestSupport
 import BridgeCore
 import BridgeTestSupport
 import Logging
+import MQTT
 import MQTTTestSupport
 import PiHoleIntegration
 import PiHoleSimulator
@@ -31,14 +32,20 @@ struct AllIntegrations: Sendable {
         ]
     }
 
-    /// Runs the bridge (logging through `logger`) for the length of `body`.
-    static func run(logger: Logger = testLogger("all"), _ body: (AllIntegrations, Observer) async throws -> Void) async throws {
-        try await UniFiFixture.withSimulator { unifiFixture in
+    /// Runs the bridge (logging through `logger`) for the length of `body`, on `broker` (a fresh
+    /// one unless given) with `brokerYAML` (the bridge's credentials); `configureObserver` sets
+    /// up the clients that watch it.
+    static func run(
+        broker: TestBroker? = nil, brokerYAML: String = "", logger: Logger = testLogger("all"),
+        observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
+        _ body: (AllIntegrations, Observer) async throws -> Void
+    ) async throws {
+        try await UniFiFixture.withSimulator(broker: broker) { unifiFixture in
             try await ReefFixture.withLastingSimulator { reefFixture in
                 let piHole = PiHoleSimulator(hostName: "pi-main")
                 try await piHole.start()
                 defer { Task { await piHole.stop() } }
-                let yaml = PiHoleFixture.yaml(["main": piHole]) + unifiFixture.yaml() + ReefFixture.yaml(reefFixture.simulator)
+                let yaml = brokerYAML + PiHoleFixture.yaml(["main": piHole]) + unifiFixture.yaml() + ReefFixture.yaml(reefFixture.simulator)
                 let configuration = try testConfiguration(broker: unifiFixture.broker, yaml: yaml)
                 let environment = IntegrationEnvironment(logger: logger)
                 let factories: [any IntegrationFactory] = [PiHoleIntegrationFactory(), UniFiIntegrationFactory(), ReefIntegrationFactory()]
@@ -47,8 +54,10 @@ struct AllIntegrations: Sendable {
                     if let made = try factory.make(section: configuration.section(factory.name), environment: environment) { integrations.append(made) }
                 }
                 let all = AllIntegrations(piHole: piHole, unifi: unifiFixture.simulator, reef: reefFixture.simulator)
-                try await withRunningBridge(broker: unifiFixture.broker, yaml: yaml, integrations: integrations, logger: logger) {
-                    try await Observer.watching(unifiFixture.broker, subscribe: ["home/#"]) { observer in
+                try await withRunningBridge(
+                    broker: unifiFixture.broker, yaml: yaml, integrations: integrations, logger: logger, observer: configureObserver
+                ) {
+                    try await Observer.watching(unifiFixture.broker, subscribe: ["home/#"], configure: configureObserver) { observer in
                         _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
                         _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
                         _ = try await observer.latest("home/reef/outlets") { $0["heater"] != nil }

@@ -6,7 +6,9 @@ import Synchronization
 /// sharing a lane (`Integration.lanes(for:)`) run one at a time in arrival order; commands with
 /// no lane in common run at once, so a slow upstream object never holds back another.
 final class CommandQueue: Sendable {
-    private typealias Pending = (command: CommandRequest, message: MQTTMessage)
+    /// `expiresAt`: when the command's MQTT 5 message expiry (the remaining interval the broker
+    /// gave at delivery) runs out, if it has one.
+    private typealias Pending = (command: CommandRequest, message: MQTTMessage, expiresAt: ContinuousClock.Instant?)
     private typealias Start = (ticket: CommandLanes<Pending>.Ticket, pending: Pending)
 
     let integration: any Integration
@@ -16,12 +18,19 @@ final class CommandQueue: Sendable {
     let metrics: BridgeMetrics
     private let retainedCommands = RetainedCommandLog()
     private let lanes: Mutex<CommandLanes<Pending>>
-    /// Commands whose lanes were free, for `run` to start.
-    private let starts: AsyncStream<Start>
-    private let startsContinuation: AsyncStream<Start>.Continuation
+    /// What `run` is to do: start a command whose lanes were free, or answer one that cannot run.
+    private enum Work: Sendable {
+        case start(Start)
+        case answer(MQTTMessage, CommandResponse)
+    }
+    private let work: AsyncStream<Work>
+    private let workContinuation: AsyncStream<Work>.Continuation
 
     /// Commands running or waiting beyond this many are refused at once rather than queued without end.
     static let capacity = 64
+
+    static let shuttingDown = CommandError("the bridge is shutting down")
+    static let expired = CommandError("not carried out: its message expiry passed while it waited")
 
     init(
         integration: any Integration, context: IntegrationContext, responder: CommandResponder, timeLimit: Duration,
@@ -33,7 +42,7 @@ final class CommandQueue: Sendable {
         self.timeLimit = timeLimit
         self.metrics = metrics
         lanes = Mutex(CommandLanes(capacity: Self.capacity))
-        (starts, startsContinuation) = AsyncStream.makeStream()
+        (work, workContinuation) = AsyncStream.makeStream()
     }
 
     var filters: [String] {
@@ -44,8 +53,10 @@ final class CommandQueue: Sendable {
         filters.contains { TopicFilter.matches($0, topic: topic) }
     }
 
-    /// Parses and queues a message; answers at once when it cannot be queued.
-    func enqueue(_ message: MQTTMessage) async {
+    /// Parses and queues a message, or has it answered at once when it cannot be queued. Never
+    /// waits: the answer is published by `run`, so a flood of refusals does not slow the intake
+    /// down to one broker acknowledgement at a time.
+    func enqueue(_ message: MQTTMessage) {
         guard let parsed = CommandRequest.parse(message, below: context.topics.root) else {
             retainedCommands.ignore(message, logger: context.logger)
             return
@@ -53,17 +64,18 @@ final class CommandQueue: Sendable {
         metrics.commandReceived(integration: integration.name, command: commandName(message))
         switch parsed {
         case .failure(let error):
-            await answer(message, CommandResponse(result: .failure(error), transaction: nil))
+            workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: nil)))
         case .success(let command):
-            let pending: Pending = (command, message)
+            let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
+            let pending: Pending = (command, message, expiresAt)
             switch lanes.withLock({ $0.admit(pending, lanes: integration.lanes(for: command)) }) {
             case .start(let ticket):
-                startsContinuation.yield((ticket, pending))
+                workContinuation.yield(.start((ticket, pending)))
             case .queued:
                 break
             case .refused:
                 let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
-                await answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction))
+                workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction)))
             }
         }
     }
@@ -82,19 +94,43 @@ final class CommandQueue: Sendable {
 
     func run() async {
         await withDiscardingTaskGroup { group in
-            for await first in starts {
-                group.addTask {
-                    var next: Start? = first
-                    while let (ticket, pending) = next {
-                        await self.execute(pending.command, pending.message)
-                        // This task goes on with the first command its end let start; any other starts on its own.
-                        let starting = self.lanes.withLock { $0.finished(ticket) }
-                        for other in starting.dropFirst() { self.startsContinuation.yield(other) }
-                        next = starting.first
+            for await item in work {
+                switch item {
+                case .start(let first):
+                    group.addTask {
+                        var next: Start? = first
+                        while let (ticket, pending) = next {
+                            await self.carryOut(pending)
+                            // This task goes on with the first command its end let start; any other starts on its own.
+                            let starting = self.lanes.withLock { $0.finished(ticket) }
+                            for other in starting.dropFirst() { self.workContinuation.yield(.start(other)) }
+                            next = starting.first
+                        }
                     }
+                case .answer(let message, let response):
+                    group.addTask { await self.answer(message, response) }
                 }
             }
         }
+    }
+
+    /// Runs a command whose turn has come, unless the bridge is shutting down or the command's
+    /// message expiry passed while it waited: then it is answered, not started upstream.
+    private func carryOut(_ pending: Pending) async {
+        if Task.isCancelled {
+            await refuse(pending, Self.shuttingDown)
+        } else if let expiresAt = pending.expiresAt, expiresAt <= .now {
+            context.logger.warning("command dropped: its message expiry passed while it waited", metadata: [
+                "topic": "\(pending.message.topic)", "expiry": "\(pending.message.properties.messageExpiryInterval ?? 0) s",
+            ])
+            await refuse(pending, Self.expired)
+        } else {
+            await execute(pending.command, pending.message)
+        }
+    }
+
+    private func refuse(_ pending: Pending, _ error: CommandError) async {
+        await answer(pending.message, CommandResponse(result: .failure(error), transaction: pending.command.transaction))
     }
 
     private func execute(_ command: CommandRequest, _ message: MQTTMessage) async {
@@ -107,7 +143,8 @@ final class CommandQueue: Sendable {
                 return .failure(error)
             }
         }
-        let result = outcome ?? .failure(CommandError("timed out after \(limit)"))
+        // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".
+        let result = outcome ?? .failure(Task.isCancelled ? Self.shuttingDown : CommandError("timed out after \(limit)"))
         if case .failure(let error) = result {
             context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
         }

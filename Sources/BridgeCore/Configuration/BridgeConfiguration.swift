@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import UpstreamHTTP
 
 /// The bridge's own sections: `mqtt:` and `bridge:`. Integrations read their own sections.
 public struct BridgeConfiguration: Sendable {
@@ -20,13 +21,21 @@ public struct BridgeConfiguration: Sendable {
     public var health: HealthConfiguration
     /// Where the bridge keeps what must survive a restart (pending timers).
     public var stateDirectory: String
+    /// Replicas of one bridge share its commands through an MQTT 5 shared subscription
+    /// (`$share/<group>/<command filter>`) so each command runs once; `nil`: one bridge.
+    public var sharedSubscriptionGroup: String?
+
+    /// Seconds: long enough for a broker or a bridge to restart, short enough that a command left
+    /// waiting (without a message expiry of its own) is not carried out long after it was meant.
+    public static let defaultSessionExpiry = 300
 
     /// Keys whose values never leave the process: not in logs, not in `bridge/info`.
     public static let secretKeys: Set<String> = ["password", "api_key", "token", "secret"]
 
     public init(_ root: ConfigSection) throws(ConfigError) {
         let mqttSection = try root.section("mqtt").allowing([
-            "host", "port", "client_id", "username", "password", "keepalive", "protocol", "tls",
+            "host", "port", "client_id", "username", "password", "keepalive", "protocol", "tls", "session_expiry",
+            "shared_subscription_group",
         ])
         var mqtt = MQTTConfiguration(clientID: try mqttSection.string("client_id", default: "home2mqtt"))
         mqtt.host = try mqttSection.string("host", default: "127.0.0.1")
@@ -38,6 +47,22 @@ public struct BridgeConfiguration: Sendable {
         }
         mqtt.keepAlive = try mqttSection.int("keepalive", default: 30, in: 5...3600)
         mqtt.protocolVersion = try mqttSection.choice("protocol", default: ProtocolVersion.v5) == .v5 ? .v5 : .v311
+        let sharedGroup = try mqttSection.string("shared_subscription_group")
+        if let group = sharedGroup {
+            try Self.validateTopicLevelPath(group, key: mqttSection.keyPath("shared_subscription_group"))
+            guard !group.contains("/") else {
+                throw ConfigError(key: mqttSection.keyPath("shared_subscription_group"), "must be one topic level (no '/'), got '\(group)'")
+            }
+        }
+        // A session the broker keeps while the bridge is away (a broker or bridge restart), so that
+        // commands sent meanwhile are carried out when it is back, unless their message expiry
+        // passed; 0 is a clean session at every connect (such commands are lost). Replicas default
+        // to 0: a broker queues a dead replica's share of the commands in its session until that
+        // expires, where a clean session hands them to the replicas still there. docs/reliability.md.
+        let sessionExpiry = try mqttSection.int(
+            "session_expiry", default: sharedGroup == nil ? Self.defaultSessionExpiry : 0, in: 0...Int(UInt32.max))
+        sharedSubscriptionGroup = sharedGroup
+        mqtt.sessionExpiry = sessionExpiry == 0 ? nil : UInt32(sessionExpiry)
         if mqttSection.contains("tls") {
             let tls = try mqttSection.section("tls").allowing(["ca_file", "ca_path", "cert_file", "key_file", "verify_certificate"])
             let settings = MQTTTLS(
@@ -51,10 +76,14 @@ public struct BridgeConfiguration: Sendable {
             if settings.caFile == nil, settings.caPath == nil {
                 throw ConfigError(key: tls.keyPath("ca_file"), "is required with TLS (or ca_path): the certificate authority to trust")
             }
-            for (key, file) in [("ca_file", settings.caFile), ("cert_file", settings.certFile), ("key_file", settings.keyFile)] {
-                if let file, !FileManager.default.isReadableFile(atPath: file) {
-                    throw ConfigError(key: tls.keyPath(key), "cannot read '\(file)'")
-                }
+            // Certificates are read now, so a wrong file names its key here rather than failing
+            // every connect later with a TLS error.
+            for (key, file) in [("ca_file", settings.caFile), ("cert_file", settings.certFile)] {
+                guard let file else { continue }
+                do { try PEMCertificates.check(file) } catch { throw ConfigError(key: tls.keyPath(key), error.message) }
+            }
+            if let keyFile = settings.keyFile, !FileManager.default.isReadableFile(atPath: keyFile) {
+                throw ConfigError(key: tls.keyPath("key_file"), "cannot read '\(keyFile)'")
             }
             mqtt.tls = settings
         }
@@ -79,6 +108,11 @@ public struct BridgeConfiguration: Sendable {
         }
         mqtt.will = MQTTWill(topic: BridgeTopics(base: baseTopic).state, payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
         self.mqtt = mqtt
+    }
+
+    /// How the bridge subscribes to a command filter: shared with its replicas, if it has any.
+    public func commandSubscription(_ filter: String) -> String {
+        sharedSubscriptionGroup.map { "$share/\($0)/\(filter)" } ?? filter
     }
 
     /// The XDG state directory (`$XDG_STATE_HOME/home2mqtt`, else `~/.local/state/home2mqtt`).

@@ -18,8 +18,10 @@ extension ConfigSection {
             }
         }
         if let caFile = try string("ca_file") {
-            guard FileManager.default.isReadableFile(atPath: caFile) else {
-                throw ConfigError(key: keyPath("ca_file"), "cannot read '\(caFile)'")
+            do {
+                try PEMCertificates.check(caFile)
+            } catch {
+                throw ConfigError(key: keyPath("ca_file"), error.message)
             }
             choices.append(("ca_file", .caFile(caFile)))
         }

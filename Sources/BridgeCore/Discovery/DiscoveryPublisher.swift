@@ -109,7 +109,9 @@ final class DiscoveryPublisher: Sendable {
 
     private func publish(_ topic: String, _ payload: [UInt8]) async {
         do {
-            try await client.publish(topic, payload: payload, qos: .atLeastOnce, retain: true)
+            // Again after every reconnect: a broker that lost its retained messages (restarted
+            // without persistence) has them back without waiting for Home Assistant's `online`.
+            try await client.publish(topic, payload: payload, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
         } catch {
             logger.warning("discovery config not published", metadata: ["topic": "\(topic)", "error": "\(error)"])
         }

@@ -20,7 +20,7 @@ public struct IntegrationTimers: Sendable {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         // The file keeps whole seconds: the due time is rounded up to one, so that reading it back
         // after a restart never brings the restore forward.
-        let now = Date()
+        let now = store.wallClock()
         let dueAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + seconds).rounded(.up))
         let timer = PersistedTimer(integration: integration, key: key, restore: restore, dueAt: dueAt)
         do {

@@ -12,10 +12,16 @@ public final class TimerStore: Sendable {
     private let logger: Logger
     /// A restore that failed (the upstream is away) is tried again after this long.
     private let retryDelay: Duration
+    /// The wall clock, read only to write due times into the file and to read them back at a
+    /// start: while the bridge runs, waits are measured on the monotonic clock, so a clock step
+    /// (NTP, a dead RTC battery) moves no timer. A parameter so that tests can step it.
+    let wallClock: @Sendable () -> Date
 
     /// Opens (and creates) the state directory and reads the timers saved there. An unreadable
     /// file is logged and set aside, never a reason not to start.
-    public init(directory: String, logger: Logger, retryDelay: Duration = .seconds(15)) throws(ConfigError) {
+    public init(
+        directory: String, logger: Logger, retryDelay: Duration = .seconds(15), wallClock: @escaping @Sendable () -> Date = Date.init
+    ) throws(ConfigError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -27,6 +33,7 @@ public final class TimerStore: Sendable {
         file = TimerFile(directory: directory)
         self.logger = logger
         self.retryDelay = retryDelay
+        self.wallClock = wallClock
         var loaded: [PersistedTimer] = []
         do {
             loaded = try file.load()
@@ -36,7 +43,7 @@ public final class TimerStore: Sendable {
                 "file": "\(file.url.path)", "moved_to": "\(aside)", "error": "\(error)",
             ])
         }
-        schedule = Mutex(TimerSchedule(loaded: loaded, wallNow: Date(), now: .now))
+        schedule = Mutex(TimerSchedule(loaded: loaded, wallNow: wallClock(), now: .now))
         if !loaded.isEmpty {
             logger.info("pending timers read", metadata: ["count": "\(loaded.count)", "file": "\(file.url.path)"])
         }

@@ -34,7 +34,9 @@ struct NetworkLoop: Sendable {
             if needsConnect {
                 let rc =
                     firstAttempt
-                    ? handle.connect(host: configuration.host, port: configuration.port, keepAlive: configuration.keepAlive)
+                    ? handle.connect(
+                        host: configuration.host, port: configuration.port, keepAlive: configuration.keepAlive,
+                        sessionExpiry: configuration.sessionExpiry)
                     : handle.reconnect()
                 firstAttempt = false
                 if rc == MosquittoLibrary.success {
@@ -59,6 +61,12 @@ struct NetworkLoop: Sendable {
             if rc != MosquittoLibrary.success {
                 needsConnect = true
                 if core.stop.isStopped { break }
+                // Kept for the "not connected" error when nothing said more (a CONNACK refusal does):
+                // a TLS handshake refused here rather than in the connect (a broker certificate for
+                // another name) would otherwise give no reason at all.
+                core.state.withLock { state in
+                    if state.lastError == nil { state.lastError = MosquittoLibrary.errorText(rc) }
+                }
                 failures += 1
                 if backOff(failures: failures) { break }
             }

@@ -15,11 +15,13 @@ final class MosquittoHandle: @unchecked Sendable {
     /// strong reference to this handle for as long as it calls libmosquitto.
     private let userdata: Unmanaged<MosquittoCallbackContext>
 
-    init(clientID: String, protocolVersion: MQTTProtocolVersion, handler: any MosquittoEventHandler) throws(MQTTError) {
+    init(
+        clientID: String, protocolVersion: MQTTProtocolVersion, cleanStart: Bool, handler: any MosquittoEventHandler
+    ) throws(MQTTError) {
         MosquittoLibrary.ensureInitialized()
         let context = MosquittoCallbackContext(handler: handler)
         let userdata = Unmanaged.passRetained(context)
-        guard let raw = mosquitto_new(clientID, true, userdata.toOpaque()) else {
+        guard let raw = mosquitto_new(clientID, cleanStart, userdata.toOpaque()) else {
             userdata.release()
             throw MQTTError(.invalidConfiguration, "mosquitto_new failed for client id '\(clientID)': \(String(cString: strerror(errno)))")
         }
@@ -69,8 +71,17 @@ final class MosquittoHandle: @unchecked Sendable {
 
     // MARK: Network thread only
 
-    func connect(host: String, port: Int, keepAlive: Int) -> Int32 {
-        mosquitto_connect_bind_v5(raw, host, Int32(port), Int32(keepAlive), nil, nil)
+    /// Connects; with `sessionExpiry` (MQTT 5) the CONNECT carries a Session Expiry Interval,
+    /// which libmosquitto keeps (a copy) and sends again at every reconnect.
+    func connect(host: String, port: Int, keepAlive: Int, sessionExpiry: UInt32?) -> Int32 {
+        guard let sessionExpiry, protocolVersion == .v5 else {
+            return mosquitto_connect_bind_v5(raw, host, Int32(port), Int32(keepAlive), nil, nil)
+        }
+        var list: OpaquePointer? = nil
+        defer { mosquitto_property_free_all(&list) }
+        let rc = mosquitto_property_add_int32(&list, Int32(bitPattern: MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), sessionExpiry)
+        guard rc == MosquittoLibrary.success else { return rc }
+        return mosquitto_connect_bind_v5(raw, host, Int32(port), Int32(keepAlive), nil, list)
     }
 
     func reconnect() -> Int32 { mosquitto_reconnect(raw) }

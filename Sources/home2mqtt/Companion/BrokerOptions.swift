@@ -60,9 +60,11 @@ struct BrokerOptions: ParsableArguments {
         }
         var mqtt = loaded.bridge.mqtt
         // Never the bridge's client id (the broker would disconnect the bridge), never its last
-        // will (which says the *bridge* is offline), always MQTT 5 (response topics).
+        // will (which says the *bridge* is offline), never a session left behind on the broker (a
+        // one-off client), always MQTT 5 (response topics).
         mqtt.clientID = Self.uniqueClientID()
         mqtt.will = nil
+        mqtt.sessionExpiry = nil
         mqtt.protocolVersion = .v5
         return CompanionEndpoint(mqtt: mqtt, topics: BridgeTopics(base: loaded.bridge.baseTopic))
     }

@@ -1,0 +1,24 @@
+import NIOSSL
+
+/// A PEM file of certificates: a `ca_file` to trust, or a client's `cert_file`. Checked when the
+/// configuration is loaded, so a wrong file (a key, a directory, an empty or garbled file) stops
+/// the start with a message naming its key, instead of failing every TLS handshake later.
+public enum PEMCertificates {
+    /// Throws unless `path` holds at least one PEM certificate.
+    public static func check(_ path: String) throws(UpstreamTLSError) {
+        _ = try read(path)
+    }
+
+    static func read(_ path: String) throws(UpstreamTLSError) -> [NIOSSLCertificate] {
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(path)
+        } catch {
+            throw UpstreamTLSError(.unreadableCAFile(path: path), "cannot read '\(path)' as PEM certificates: \(error)")
+        }
+        guard !certificates.isEmpty else {
+            throw UpstreamTLSError(.unreadableCAFile(path: path), "'\(path)' holds no PEM certificate")
+        }
+        return certificates
+    }
+}

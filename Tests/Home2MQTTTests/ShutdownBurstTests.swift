@@ -1,0 +1,72 @@
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTTTestSupport
+import PiHoleTestSupport
+import Testing
+
+/// Issue 11: SIGTERM in the middle of a burst of commands to all three integrations, on the
+/// real process. The Pi-hole answers slowly, so one of its commands is in flight and 63 wait
+/// behind it when the signal comes.
+@Suite struct ShutdownBurstTests {
+    /// What `CommandQueue.capacity` lets wait for one integration; the rest are refused as busy.
+    static let piHoleCapacity = 64
+
+    @Test func everyCommandIsAnsweredOnceNoNewCallStartsAndTheBridgeExitsCleanly() async throws {
+        try await AllUpstreams.run { upstreams in
+            let piHole = upstreams.piHole
+            let config = try upstreams.configFile(bridge: "  command_timeout: 60\n", piHoleExtra: "  request_timeout: 60\n")
+            let bridge = try BridgeProcess(["run", "--config", config])
+            defer { bridge.child.terminate(signal: SIGKILL) }
+            try await Observer.watching(upstreams.broker, subscribe: ["home/#"]) { observer in
+                try await AllUpstreams.waitUntilServing(observer)
+                // Slow enough that the first pause is still in flight at the signal, with the
+                // bridge's own limits (60 s) further still.
+                try await piHole.setFault(.delay(.seconds(30)))
+                let burst = CommandBurst(observer)
+
+                // Pauses of distinct lengths, so each call the Pi-hole sees names its command.
+                var pauses: [CommandBurst.Sent] = []
+                var others: [CommandBurst.Sent] = []
+                for index in 0..<(Self.piHoleCapacity + 2) {
+                    pauses.append(try await burst.send("home/pihole/main/pause", "\(100 + index)"))
+                    if index % 6 == 0 {
+                        others.append(try await burst.send("home/reef/outlet/heater/set", index % 12 == 0 ? "ON" : "OFF"))
+                        others.append(try await burst.send("home/unifi/rule/downtime-emma/set", index % 12 == 0 ? "OFF" : "ON"))
+                    }
+                }
+                // The last two are refused as busy: then every earlier one is in the bridge, running or waiting.
+                try await waitUntil("the last two pauses refused as busy", timeout: .seconds(20)) {
+                    pauses.suffix(2).allSatisfy { burst.answers($0).first?["error"]?.stringValue?.hasPrefix("busy") == true }
+                }
+                try await waitUntil("the Reef and UniFi commands answered", timeout: .seconds(20)) {
+                    others.allSatisfy { !burst.answers($0).isEmpty }
+                }
+                #expect(others.allSatisfy { burst.answers($0).first?["status"] == "ok" }, "\(others.map(burst.answers))")
+                try await waitUntil("the first pause reaches the Pi-hole") { piHole.pauseCalls.count >= 1 }
+                let blockingCallsBefore = piHole.pauseCalls.count
+
+                let signalled = ContinuousClock.now
+                bridge.signal(SIGTERM)
+                let result = try await bridge.finish(timeout: .seconds(20))
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(ContinuousClock.now - signalled < .seconds(5))
+
+                try await waitUntil("every command answered", timeout: .seconds(10)) { burst.answeredCount == burst.sent.count }
+                for command in burst.sent {
+                    let answers = burst.answers(command)
+                    #expect(answers.count == 1, "\(command.topic) \(command.payload): \(answers)")
+                    #expect(["ok", "error"].contains(answers.first?["status"]?.stringValue), "\(answers)")
+                }
+                // The queued ones were answered, not carried out: no call began after the signal.
+                let waiting = pauses.dropFirst().dropLast(2)
+                #expect(waiting.allSatisfy { burst.answers($0).first?["error"]?.stringValue?.contains("shutting down") == true },
+                        "\(waiting.map(burst.answers).prefix(3))")
+                #expect(piHole.pauseCalls.count == blockingCallsBefore)
+                #expect(blockingCallsBefore == 1, "only the first pause reached the Pi-hole")
+                #expect(piHole.requests.contains { $0.method == "DELETE" && $0.path == "/api/auth" }, "logged out")
+                _ = try await observer.latest("home/bridge/state") { $0 == "offline" }
+            }
+        }
+    }
+}
