@@ -161,6 +161,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Sources/Benchmark"),
         .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkReport"]),
+        .testTarget(name: "SimulatorSupportTests", dependencies: [
+            "SimulatorSupport", .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),

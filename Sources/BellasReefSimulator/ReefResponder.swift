@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
+import SimulatorSupport
 
 /// Bridges Hummingbird requests of one service to ``ReefEngine``: records, applies the
 /// service's fault, runs the engine under the lock, waits out delays outside it.
@@ -24,7 +25,7 @@ struct ReefResponder: HTTPResponder {
 
         let service = self.service
         let (fault, outcome) = state.withLockedValue { state in
-            state.requests[service, default: []].append(recorded)
+            state.requests[service, default: RequestLog()].append(recorded)
             let fault = state.faults[service]
             if fault == .serverError { return (fault, ReefSimulatedResponse.internalError) }
             return (fault, ReefEngine.handle(simulated, service: service, state: &state, now: state.options.now()))

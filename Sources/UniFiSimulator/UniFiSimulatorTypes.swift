@@ -65,7 +65,7 @@ struct UniFiSimulatorState: Sendable {
     var sites: [JSONValue] = []
     /// Site id (lowercased) → collection → rules in order.
     var rules: [String: [UniFiSimulator.Collection: [JSONValue]]] = [:]
-    var requests: [UniFiSimulator.RecordedRequest] = []
+    var requests = RequestLog()
     var faults: [InjectedFault] = []
 
     func fault(for path: String) -> UniFiSimulator.Fault? {
