@@ -13,7 +13,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -32,16 +31,22 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // libyaml, the configuration's YAML parser (Yams' Swift layer would link all of Foundation and ICU).
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+
         // JSON as a value, shared by the bridge and the simulators.
         .target(name: "JSONDocument"),
 
         // The bridge: configuration, topics, commands, discovery, the integration seam.
         .target(name: "BridgeCore", dependencies: [
-            "MQTT", "JSONDocument", "UpstreamHTTP",
+            "MQTT", "JSONDocument", "UpstreamHTTP", "CLibYAML",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Yams", package: "Yams"),
         ]),
 
         // What every upstream client shares: login backoff, Retry-After, TLS trust (CA, pin, insecure).
