@@ -38,12 +38,15 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
 
+        // Trimming, percent-encoding and fixed-point numbers without the full Foundation (and ICU).
+        .target(name: "PlainText"),
+
         // JSON as a value, shared by the bridge and the simulators.
         .target(name: "JSONDocument"),
 
         // The bridge: configuration, topics, commands, discovery, the integration seam.
         .target(name: "BridgeCore", dependencies: [
-            "MQTT", "JSONDocument", "UpstreamHTTP", "CLibYAML",
+            "MQTT", "JSONDocument", "UpstreamHTTP", "CLibYAML", "PlainText",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -51,6 +54,7 @@ let package = Package(
 
         // What every upstream client shares: login backoff, Retry-After, TLS trust (CA, pin, insecure).
         .target(name: "UpstreamHTTP", dependencies: [
+            "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -60,7 +64,7 @@ let package = Package(
 
         // UniFi Network's Integration API: the client, and an HTTPS simulator for tests and the demo.
         .target(name: "UniFiAPI", dependencies: [
-            "UpstreamHTTP", "JSONDocument",
+            "UpstreamHTTP", "JSONDocument", "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
@@ -71,7 +75,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "UniFiSimulator", dependencies: [
-            "JSONDocument", "SimulatorSupport", "TLSTestSupport",
+            "JSONDocument", "SimulatorSupport", "TLSTestSupport", "PlainText",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -82,7 +86,7 @@ let package = Package(
         ]),
 
         // Self-signed certificates made at test time with the openssl CLI (tests, simulators, demo).
-        .target(name: "TLSTestSupport"),
+        .target(name: "TLSTestSupport", dependencies: ["ChildProcess", "PlainText"]),
 
         // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
         .target(name: "PiHoleAPI", dependencies: [
@@ -104,19 +108,19 @@ let package = Package(
         // Bella's Reef: the client of the core, temperature and smart-outlet services, and a simulator
         // of the three for tests and the demo.
         .target(name: "BellasReefAPI", dependencies: [
-            "UpstreamHTTP",
+            "UpstreamHTTP", "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BellasReefSimulator", dependencies: [
-            "JSONDocument", "SimulatorSupport",
+            "JSONDocument", "SimulatorSupport", "PlainText",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The MQTT side: health, temperatures and outlets on topics, outlet commands, timed restores.
         .target(name: "BellasReefIntegration", dependencies: [
-            "BridgeCore", "BellasReefAPI", "UpstreamHTTP",
+            "BridgeCore", "BellasReefAPI", "UpstreamHTTP", "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
 
@@ -128,7 +132,7 @@ let package = Package(
 
         .executableTarget(name: "home2mqtt", dependencies: [
             "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT", "PiHoleSimulator", "UniFiSimulator", "ChildProcess",
-            "UpstreamHTTP", "BellasReefIntegration", "BellasReefSimulator",
+            "UpstreamHTTP", "BellasReefIntegration", "BellasReefSimulator", "PlainText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -157,7 +161,7 @@ let package = Package(
         // The benchmark (issue 10): mosquitto, the simulators and the bridge in one process, measured
         // beside the floor. Its own executable, so `swift test` never runs it; the statistics and the
         // report are pure values, tested without I/O.
-        .target(name: "BenchmarkReport", dependencies: ["JSONDocument"]),
+        .target(name: "BenchmarkReport", dependencies: ["JSONDocument", "PlainText"]),
         .executableTarget(name: "home2mqtt-bench", dependencies: [
             "BenchmarkReport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "JSONDocument",
             "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport", "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
@@ -169,6 +173,7 @@ let package = Package(
         .testTarget(name: "SimulatorSupportTests", dependencies: [
             "SimulatorSupport", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
+        .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -19,7 +24,7 @@ struct ReefResponder: HTTPResponder {
         let recorded = BellasReefSimulator.RecordedRequest(request, body: body)
         let simulated = ReefSimulatedRequest(
             method: request.method.rawValue,
-            segments: recorded.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
+            segments: recorded.path.split(separator: "/").map { $0.percentDecoded ?? String($0) },
             trailingSlash: recorded.path.count > 1 && recorded.path.hasSuffix("/"),
             rawQuery: recorded.query, queryItems: ReefQuery.parse(recorded.query), headers: recorded.headers, body: body)
 

@@ -1,5 +1,9 @@
 import SimulatorSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONDocument
 
 extension UniFiSimulator {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MQTT
 
 /// The bridge's own sections: `mqtt:` and `bridge:`. Integrations read their own sections.
