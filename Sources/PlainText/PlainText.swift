@@ -10,6 +10,11 @@ extension StringProtocol {
         return String(self[first...last])
     }
 
+    /// Spaces after the text up to `width` characters, for columns; longer text stays whole.
+    public func padded(to width: Int) -> String {
+        String(self) + String(repeating: " ", count: Swift.max(0, width - count))
+    }
+
     /// `%XX` escapes decoded as UTF-8; `nil` for a malformed escape or bytes that are not UTF-8,
     /// as `removingPercentEncoding` answers.
     public var percentDecoded: String? {

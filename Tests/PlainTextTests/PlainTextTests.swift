@@ -9,6 +9,12 @@ import Testing
         #expect("a b".trimmed() == "a b")
     }
 
+    @Test func padsToAColumnWidth() {
+        #expect("ab".padded(to: 4) == "ab  ")
+        #expect("abcdef".padded(to: 4) == "abcdef")
+        #expect("é".padded(to: 2) == "é ")
+    }
+
     @Test func decodesPercentEscapesAsUTF8() {
         #expect("downtime%20emma".percentDecoded == "downtime emma")
         #expect("caf%C3%A9".percentDecoded == "café")

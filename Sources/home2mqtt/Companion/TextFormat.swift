@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlainText
 
 /// Small renderings shared by the status table and the command answers.
 enum TextFormat {
@@ -56,7 +57,7 @@ enum TextFormat {
         }
         return rows.map { row in
             let cells = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell.padded(to: widths[index])
             }
             return indent + cells.joined(separator: "  ")
         }
