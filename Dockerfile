@@ -7,12 +7,13 @@
 # Swift 6.3 on Debian 12, the same Debian release as the runtime stage below.
 FROM swift:6.3-bookworm AS build
 
-# libmosquitto-dev: the headers and pkg-config file the CMosquitto target builds against.
+# libmosquitto-dev, libyaml-dev: the headers and pkg-config files the CMosquitto and CLibYAML
+# targets build against.
 # Versions are not pinned (DL3008): Debian keeps only the newest bookworm build of a package in its
 # archive, so a pinned version stops installing at the next security update; the suite pins them.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmosquitto-dev pkg-config \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmosquitto-dev libyaml-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -25,15 +26,16 @@ RUN scripts/build-release /out
 # ---- runtime --------------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# libmosquitto1 (it brings libssl3 for TLS) and CA certificates for the broker's and the Pi-holes'
-# TLS. The binary links the Swift runtime and Foundation statically; what it still loads
-# (scripts/build-release checks the list) is libmosquitto, glibc, libgcc_s, libstdc++ and zlib:
+# libmosquitto1 (it brings libssl3 for TLS), libyaml-0-2 (the configuration's parser) and CA
+# certificates for the broker's and the Pi-holes' TLS. The binary links the Swift runtime and
+# Foundation statically; what it still loads (scripts/build-release checks the list) is
+# libmosquitto, libyaml, glibc, libgcc_s, libstdc++ and zlib:
 # the last two are in the base image already and are named so that they stay.
 # Unpinned versions: see the build stage.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        ca-certificates libmosquitto1 libstdc++6 zlib1g \
+        ca-certificates libmosquitto1 libyaml-0-2 libstdc++6 zlib1g \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 home2mqtt \
     && useradd --system --uid 10001 --gid home2mqtt --home-dir /data --no-create-home \

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -10,10 +10,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without Hummingbird's default FullFoundation trait, whose date formatters in its form
+        // coding would link the full Foundation and ICU's data into the binary.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -32,20 +33,30 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // libyaml, the configuration's YAML parser (Yams' Swift layer would link all of Foundation and ICU).
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+
+        // Trimming, percent-encoding and fixed-point numbers without the full Foundation (and ICU).
+        .target(name: "PlainText"),
+
         // JSON as a value, shared by the bridge and the simulators.
         .target(name: "JSONDocument"),
 
         // The bridge: configuration, topics, commands, discovery, the integration seam.
         .target(name: "BridgeCore", dependencies: [
-            "MQTT", "JSONDocument", "UpstreamHTTP",
+            "MQTT", "JSONDocument", "UpstreamHTTP", "CLibYAML", "PlainText",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Yams", package: "Yams"),
         ]),
 
         // What every upstream client shares: login backoff, Retry-After, TLS trust (CA, pin, insecure).
         .target(name: "UpstreamHTTP", dependencies: [
+            "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -55,7 +66,7 @@ let package = Package(
 
         // UniFi Network's Integration API: the client, and an HTTPS simulator for tests and the demo.
         .target(name: "UniFiAPI", dependencies: [
-            "UpstreamHTTP", "JSONDocument",
+            "UpstreamHTTP", "JSONDocument", "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
@@ -66,7 +77,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "UniFiSimulator", dependencies: [
-            "JSONDocument", "SimulatorSupport", "TLSTestSupport",
+            "JSONDocument", "SimulatorSupport", "TLSTestSupport", "PlainText",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -77,7 +88,7 @@ let package = Package(
         ]),
 
         // Self-signed certificates made at test time with the openssl CLI (tests, simulators, demo).
-        .target(name: "TLSTestSupport"),
+        .target(name: "TLSTestSupport", dependencies: ["ChildProcess", "PlainText"]),
 
         // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
         .target(name: "PiHoleAPI", dependencies: [
@@ -99,19 +110,19 @@ let package = Package(
         // Bella's Reef: the client of the core, temperature and smart-outlet services, and a simulator
         // of the three for tests and the demo.
         .target(name: "BellasReefAPI", dependencies: [
-            "UpstreamHTTP",
+            "UpstreamHTTP", "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BellasReefSimulator", dependencies: [
-            "JSONDocument", "SimulatorSupport",
+            "JSONDocument", "SimulatorSupport", "PlainText",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The MQTT side: health, temperatures and outlets on topics, outlet commands, timed restores.
         .target(name: "BellasReefIntegration", dependencies: [
-            "BridgeCore", "BellasReefAPI", "UpstreamHTTP",
+            "BridgeCore", "BellasReefAPI", "UpstreamHTTP", "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
 
@@ -123,7 +134,7 @@ let package = Package(
 
         .executableTarget(name: "home2mqtt", dependencies: [
             "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT", "PiHoleSimulator", "UniFiSimulator", "ChildProcess",
-            "UpstreamHTTP", "BellasReefIntegration", "BellasReefSimulator",
+            "UpstreamHTTP", "BellasReefIntegration", "BellasReefSimulator", "PlainText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -152,7 +163,7 @@ let package = Package(
         // The benchmark (issue 10): mosquitto, the simulators and the bridge in one process, measured
         // beside the floor. Its own executable, so `swift test` never runs it; the statistics and the
         // report are pure values, tested without I/O.
-        .target(name: "BenchmarkReport", dependencies: ["JSONDocument"]),
+        .target(name: "BenchmarkReport", dependencies: ["JSONDocument", "PlainText"]),
         .executableTarget(name: "home2mqtt-bench", dependencies: [
             "BenchmarkReport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "JSONDocument",
             "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport", "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
@@ -161,6 +172,10 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Sources/Benchmark"),
         .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkReport"]),
+        .testTarget(name: "SimulatorSupportTests", dependencies: [
+            "SimulatorSupport", .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+        .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 import UpstreamHTTP
 
 /// The token life cycle as a pure value.
@@ -144,7 +149,7 @@ public struct BellasReefAuthStateMachine: Sendable {
     private func backoffFailure(now: Date) -> BellasReefError? {
         guard let until = backoffUntil, now < until else { return nil }
         let remaining = until.timeIntervalSince(now)
-        var text = "not logging in for another \(String(format: "%.1f", remaining)) s after "
+        var text = "not logging in for another \(remaining.fixedPoint(digits: 1)) s after "
             + "\(consecutiveFailures) failed login(s)"
         if let last = lastLoginError { text += "; last: \(last.code) \(last.message)" }
         return BellasReefError(.backingOff, text, retryAfter: .milliseconds(Int64(remaining * 1000)))

@@ -1,5 +1,10 @@
+import PlainText
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -72,11 +77,12 @@ extension BellasReefClient {
 
     /// What a form value keeps as it is: ASCII letters and digits, `-._*`, and the space
     /// (which becomes `+` afterwards).
-    static let formUnescaped = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._* ")
+    static func formUnescaped(_ byte: UInt8) -> Bool {
+        byte.isASCIIAlphanumeric || Array("-._* ".utf8).contains(byte)
+    }
 
     static func formEscaped(_ text: String) -> String {
-        (text.addingPercentEncoding(withAllowedCharacters: formUnescaped) ?? "").replacingOccurrences(of: " ", with: "+")
+        text.percentEncoded(keeping: formUnescaped).replacing(" ", with: "+")
     }
 
     /// Decodes a 2xx body, or maps the failure.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 
 /// Turns HTTP outcomes into ``BellasReefError``. Pure functions: no I/O.
 enum BellasReefErrorMapping {
@@ -84,7 +89,7 @@ struct ErrorDetail: Equatable {
                 return ErrorDetail(code: nil, message: "", isPlainText: false)
             }
         }
-        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: body, as: UTF8.self).trimmed()
         return ErrorDetail(code: nil, message: String(text.prefix(plainTextLimit)), isPlainText: true)
     }
 

@@ -1,6 +1,10 @@
 import BellasReefAPI
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import UpstreamHTTP
 
 /// The `reef:` section.

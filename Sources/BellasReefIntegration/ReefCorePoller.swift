@@ -1,5 +1,9 @@
 import BellasReefAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The core service: its health, the host info and the system usage (`metrics_interval`).
 struct ReefCorePoller: Sendable {

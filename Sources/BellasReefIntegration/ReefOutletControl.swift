@@ -1,6 +1,13 @@
 import BellasReefAPI
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// Switching outlets: commands, and the restores that timed commands promised. Every answer

@@ -1,6 +1,10 @@
 import BellasReefAPI
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// The smart-outlet service: the outlet list (disabled ones included), then each enabled

@@ -1,6 +1,13 @@
 import BellasReefAPI
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The retained state under `base/reef`, made from a snapshot (listed in docs/topics.md).
 struct ReefPayloads {

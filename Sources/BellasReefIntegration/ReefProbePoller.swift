@@ -1,5 +1,12 @@
 import BellasReefAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// The temperature service: the probe list, then every probe's reading at once

@@ -1,6 +1,11 @@
+import PlainText
 import BellasReefAPI
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything the bridge last saw of the controller; the payloads are made from it
 /// (`ReefPayloads`), and each poller changes only its own part.
@@ -149,6 +154,6 @@ extension Duration {
     /// `2.0 s`, for messages.
     var secondsText: String {
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        return String(format: "%.1f s", seconds)
+        return seconds.fixedPoint(digits: 1) + " s"
     }
 }

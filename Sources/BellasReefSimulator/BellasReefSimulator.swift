@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NIOConcurrencyHelpers
 
@@ -57,9 +61,9 @@ public final class BellasReefSimulator: Sendable {
 
     // MARK: - Observation
 
-    /// Every request `service` received, in order.
+    /// The requests `service` received, in order: the newest ``RequestLog/defaultCapacity``.
     public func requests(_ service: Service) -> [RecordedRequest] {
-        state.withLockedValue { $0.requests[service] ?? [] }
+        state.withLockedValue { $0.requests[service]?.requests ?? [] }
     }
 
     public func clearRequests() {

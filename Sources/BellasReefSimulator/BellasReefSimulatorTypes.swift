@@ -1,5 +1,9 @@
 import SimulatorSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension BellasReefSimulator {
     /// The three simulated services, each on its own loopback port.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONDocument
 
 /// Login, refresh and token checks of the core service. Pure: state in, response out.
@@ -82,8 +86,8 @@ enum FakeJWT {
 
     static func base64URL(_ data: Data) -> String {
         data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_")
+            .replacing("=", with: "")
     }
 }
 
@@ -91,7 +95,7 @@ enum FakeJWT {
 enum ReefQuery {
     static func parse(_ text: String?) -> [String: String] {
         guard let text,
-            let items = URLComponents(string: "http://simulator/?" + text.replacingOccurrences(of: "+", with: "%20"))?
+            let items = URLComponents(string: "http://simulator/?" + text.replacing("+", with: "%20"))?
                 .queryItems
         else { return [:] }
         return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONDocument
 
 /// A matched endpoint: whether it needs a token, and what it does.
@@ -86,11 +90,11 @@ enum ReefCoreEngine {
 
     /// `2026-11-22T12:47:48.825884`: UTC without a zone, as Python's `datetime.utcnow().isoformat()`.
     static func naiveUTC(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSSSS"
-        return formatter.string(from: date)
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let microseconds = Int(((date.timeIntervalSince1970 - seconds) * 1_000_000).rounded(.down))
+        let whole = Date(timeIntervalSince1970: seconds).formatted(.iso8601).dropLast()  // without its Z
+        let fraction = String(microseconds)
+        return String(whole) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONDocument
 
 /// The smart-outlet service. Pure: state in, response out; plug delays are returned, not slept.

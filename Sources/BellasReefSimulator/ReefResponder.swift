@@ -1,8 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
+import SimulatorSupport
 
 /// Bridges Hummingbird requests of one service to ``ReefEngine``: records, applies the
 /// service's fault, runs the engine under the lock, waits out delays outside it.
@@ -18,13 +24,13 @@ struct ReefResponder: HTTPResponder {
         let recorded = BellasReefSimulator.RecordedRequest(request, body: body)
         let simulated = ReefSimulatedRequest(
             method: request.method.rawValue,
-            segments: recorded.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
+            segments: recorded.path.split(separator: "/").map { $0.percentDecoded ?? String($0) },
             trailingSlash: recorded.path.count > 1 && recorded.path.hasSuffix("/"),
             rawQuery: recorded.query, queryItems: ReefQuery.parse(recorded.query), headers: recorded.headers, body: body)
 
         let service = self.service
         let (fault, outcome) = state.withLockedValue { state in
-            state.requests[service, default: []].append(recorded)
+            state.requests[service, default: RequestLog()].append(recorded)
             let fault = state.faults[service]
             if fault == .serverError { return (fault, ReefSimulatedResponse.internalError) }
             return (fault, ReefEngine.handle(simulated, service: service, state: &state, now: state.options.now()))

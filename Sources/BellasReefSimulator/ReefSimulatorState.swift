@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONDocument
+import SimulatorSupport
 
 /// Everything the simulator remembers, behind one lock.
 struct ReefSimulatorState: Sendable {
@@ -20,7 +25,7 @@ struct ReefSimulatorState: Sendable {
 
     /// `http://host:port` of each running service, for absolute redirects.
     var baseURLs: [BellasReefSimulator.Service: String] = [:]
-    var requests: [BellasReefSimulator.Service: [BellasReefSimulator.RecordedRequest]] = [:]
+    var requests: [BellasReefSimulator.Service: RequestLog] = [:]
     var faults: [BellasReefSimulator.Service: BellasReefSimulator.Fault] = [:]
 
     init(options: BellasReefSimulator.Options, outlets: [SimulatedOutlet], probes: [SimulatedProbe]) {

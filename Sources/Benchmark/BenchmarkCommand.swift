@@ -1,5 +1,7 @@
 import ArgumentParser
 import BenchmarkReport
+import BridgeTestSupport
+import Foundation
 
 /// `home2mqtt-bench`: command latency beside the floor, throughput and footprint, in one run
 /// against a real mosquitto, the simulators and the bridge in-process (docs/benchmarks.md).
@@ -10,12 +12,23 @@ struct BenchmarkCommand: AsyncParsableCommand {
         abstract: "Measures the bridge beside the floor: a compact table, then one JSON line.")
 
     static let commandLimit = 20_000
+    /// Issue 10's 100,000 commands and some: at a few hundred a second, several minutes.
+    static let processCommandLimit = 200_000
 
     @Option(name: .long, help: "Commands per kind and per in-flight level (1…\(commandLimit)).")
     var commands: Int = 2_000
 
-    @Flag(name: .long, help: "A short run for CI: 200 commands, 1 and 8 in flight.")
+    @Flag(name: .long, help: "A short run for CI: 200 commands, 1 and 8 in flight, a 2 s idle window.")
     var quick = false
+
+    @Option(name: .long, help: "The home2mqtt binary measured as a child process (default: the one beside this executable, if built).")
+    var bridgeBinary: String?
+
+    @Option(name: .long, help: "Commands sent to the child process, in 5 batches, for its memory (default: 10 × --commands; --quick: 200).")
+    var processCommands: Int?
+
+    @Option(name: .long, help: "Seconds of idle polling measured in the child process (default 20; --quick: 2).")
+    var idleSeconds: Int?
 
     @Option(name: .long, help: "The commit measured, written into the JSON line (scripts/bench fills it in).")
     var commit: String?
@@ -24,15 +37,30 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard (1...Self.commandLimit).contains(commands) else {
             throw ValidationError("--commands must be 1…\(Self.commandLimit), got \(commands)")
         }
+        if let processCommands, !(1...Self.processCommandLimit).contains(processCommands) {
+            throw ValidationError("--process-commands must be 1…\(Self.processCommandLimit), got \(processCommands)")
+        }
+        if let idleSeconds, !(1...600).contains(idleSeconds) {
+            throw ValidationError("--idle-seconds must be 1…600, got \(idleSeconds)")
+        }
     }
 
     var plan: (commands: Int, inFlight: [Int]) {
-        quick ? (min(commands, 200), [1, 8]) : (commands, [1, 8, 64])
+        quick ? (min(commands, 200), [1, 8]) : (commands, [1, 8, 64, 256])
+    }
+
+    /// The child process's measurement, when there is a binary to measure.
+    var processPlan: ProcessScenario.Plan? {
+        let binary = bridgeBinary ?? BridgeProcess.executable
+        guard FileManager.default.isExecutableFile(atPath: binary) else { return nil }
+        return .init(
+            binary: binary, commands: processCommands ?? (quick ? plan.commands : 10 * plan.commands), batches: 5,
+            idle: .seconds(idleSeconds ?? (quick ? 2 : 20)))
     }
 
     func run() async throws {
         let (count, inFlightLevels) = plan
-        let results = try await BenchmarkWorld.run { world in
+        let inProcess = try await BenchmarkWorld.run { world in
             let residentAfterStart = Footprint.residentKiB()
             let pause = await CommandLatencyScenario.measure(BenchmarkResults.piHolePauseKind, count: count, in: world) { _ in
                 BridgeCommand.piHolePause(BenchmarkWorld.piHoleIDs[0])
@@ -47,12 +75,20 @@ struct BenchmarkCommand: AsyncParsableCommand {
             for inFlight in inFlightLevels {
                 throughput.append(await ThroughputScenario.measure(count: count, inFlight: inFlight, in: world))
             }
+            let residentAfterCommands = Footprint.residentKiB()
             return BenchmarkResults(
                 build: Self.build, commandsPerKind: count, commandLatency: [pause, ruleSet], floor: floor, throughput: throughput,
                 footprint: .init(
-                    residentKiBAfterStart: residentAfterStart, residentKiBAfterCommands: Footprint.residentKiB(),
-                    strippedBinaryBytes: Footprint.strippedBinaryBytes()))
+                    residentKiBAfterStart: residentAfterStart, residentKiBAfterCommands: residentAfterCommands,
+                    strippedBinaryBytes: Footprint.strippedBinaryBytes()),
+                freshness: try await FreshnessScenario.measure(rounds: quick ? 1 : 5, in: world))
         }
+        var process: ProcessFootprint?
+        if let processPlan { process = try await ProcessScenario.measure(processPlan) }
+        let results = BenchmarkResults(
+            build: inProcess.build, commandsPerKind: inProcess.commandsPerKind, commandLatency: inProcess.commandLatency,
+            floor: inProcess.floor, throughput: inProcess.throughput, footprint: inProcess.footprint,
+            freshness: inProcess.freshness, process: process)
         print(ReportTable.render(results))
         print(ReportJSONLine.render(results, commit: commit))
     }

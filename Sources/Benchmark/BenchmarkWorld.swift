@@ -13,6 +13,7 @@ import UniFiTestSupport
 /// rules), the bridge in-process, and the measuring client.
 struct BenchmarkWorld: Sendable {
     let piHoles: [String: PiHoleSimulator]
+    let unifi: UniFiSimulator
     let client: MeasuringClient
 
     static let piHoleIDs = ["alpha", "beta"]
@@ -22,8 +23,7 @@ struct BenchmarkWorld: Sendable {
     static func run<T: Sendable>(_ body: (BenchmarkWorld) async throws -> T) async throws -> T {
         try await withTestBroker(config: "set_tcp_nodelay true") { broker in
             try await withSimulators { piHoles, unifi in
-                let yaml = "bridge:\n  discovery: false\n" + PiHoleFixture.yaml(piHoles)
-                    + UniFiFixture(broker: broker, simulator: unifi).yaml()
+                let yaml = bridgeYAML(broker: broker, piHoles: piHoles, unifi: unifi)
                 let configuration = try testConfiguration(broker: broker, yaml: yaml)
                 let environment = IntegrationEnvironment(logger: testLogger("bench-integrations"))
                 let integrations = [
@@ -35,22 +35,35 @@ struct BenchmarkWorld: Sendable {
                     return try await MeasuringClient.connected(to: broker) { client in
                         try await client.subscribe(MeasuringClient.replies + "/#")
                         try await client.subscribe(echoTopic + "/#")
-                        return try await body(BenchmarkWorld(piHoles: piHoles, client: client))
+                        return try await body(BenchmarkWorld(piHoles: piHoles, unifi: unifi, client: client))
                     }
                 }
             }
         }
     }
 
+    /// The bridge's configuration: both Pi-holes polled every second, the UniFi console every
+    /// 5 s (the fixtures' settings), no discovery.
+    static func bridgeYAML(broker: TestBroker, piHoles: [String: PiHoleSimulator], unifi: UniFiSimulator) -> String {
+        "bridge:\n  discovery: false\n" + PiHoleFixture.yaml(piHoles) + UniFiFixture(broker: broker, simulator: unifi).yaml()
+    }
+
+    /// The state topics of every Pi-hole and rule, by integration.
+    static let stateTopics = [
+        "pihole": piHoleIDs.map { "home/pihole/\($0)" },
+        "unifi": ruleKeys.map { "home/unifi/rule/\($0)" },
+    ]
+
     /// Every Pi-hole and rule has published its state: the bridge has read them all once.
     private static func waitForFirstStates(_ broker: TestBroker) async throws {
-        let topics = piHoleIDs.map { "home/pihole/\($0)" } + ruleKeys.map { "home/unifi/rule/\($0)" }
+        let topics = stateTopics.values.flatMap { $0 }
         try await Observer.watching(broker, subscribe: topics) { observer in
             for topic in topics { _ = try await observer.latest(topic, timeout: .seconds(30)) }
         }
     }
 
-    private static func withSimulators<T: Sendable>(
+    /// Two Pi-hole simulators and a UniFi one with the demo's rules, for the length of `body`.
+    static func withSimulators<T: Sendable>(
         _ body: ([String: PiHoleSimulator], UniFiSimulator) async throws -> T
     ) async throws -> T {
         var piHoles: [String: PiHoleSimulator] = [:]

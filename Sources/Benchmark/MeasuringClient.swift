@@ -66,6 +66,19 @@ final class MeasuringClient: Sendable {
         return (arrival.instant - start, arrival.payload)
     }
 
+    /// The first message on each of `topics` once `action` has run (a bridge started, say), by
+    /// topic, with the instant each arrived. Subscribe to the topics first.
+    func firstArrivals(on topics: [String], timeout: Duration, after action: () throws -> Void) async throws -> [String: Arrival] {
+        let deadline = ContinuousClock.now + timeout
+        slots.withLock { slots in
+            for topic in topics { slots[topic] = .expected(deadline: deadline, waiter: nil) }
+        }
+        try action()
+        var arrivals: [String: Arrival] = [:]
+        for topic in topics { arrivals[topic] = try await arrival(on: topic) }
+        return arrivals
+    }
+
     private func arrival(on topic: String) async throws -> Arrival {
         try await withCheckedThrowingContinuation { continuation in
             let ready: Result<Arrival, any Error>? = slots.withLock { slots in

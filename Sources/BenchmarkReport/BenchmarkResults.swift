@@ -75,14 +75,29 @@ public struct BenchmarkResults: Sendable, Equatable {
     public let floor: Floor
     public let throughput: [Throughput]
     public let footprint: Footprint
+    /// A paused Pi-hole's timer resumes blocking → `enabled` arrives on its state topic.
+    public let freshness: LatencySummary?
+    /// The real binary as a child process; `nil` when no binary was found or given.
+    public let process: ProcessFootprint?
 
-    public init(build: String, commandsPerKind: Int, commandLatency: [CommandLatency], floor: Floor, throughput: [Throughput], footprint: Footprint) {
+    public init(
+        build: String, commandsPerKind: Int, commandLatency: [CommandLatency], floor: Floor, throughput: [Throughput],
+        footprint: Footprint, freshness: LatencySummary? = nil, process: ProcessFootprint? = nil
+    ) {
         self.build = build
         self.commandsPerKind = commandsPerKind
         self.commandLatency = commandLatency
         self.floor = floor
         self.throughput = throughput
         self.footprint = footprint
+        self.freshness = freshness
+        self.process = process
+    }
+
+    /// The first in-flight level that answers less than 1.2 times as many commands a second as
+    /// the level before: from there on, more in flight only queues, and latency climbs with it.
+    public var saturatedInFlight: Int? {
+        zip(throughput, throughput.dropFirst()).first { $1.commandsPerSecond < 1.2 * $0.commandsPerSecond }?.1.inFlight
     }
 
     /// The Pi-hole pause's p50 above the floor's, in milliseconds: what the bridge adds.

@@ -31,13 +31,48 @@ public enum ReportJSONLine {
             "added_latency_p50_ms": number(results.addedLatencyP50),
             "bridge_over_floor_p50": number(results.bridgeOverFloorP50),
             "throughput": .array(throughput),
+            "freshness_ms": latency(results.freshness),
             "resident_kib": [
                 "after_start": number(footprint.residentKiBAfterStart.map(Double.init)),
                 "after_commands": number(footprint.residentKiBAfterCommands.map(Double.init)),
             ],
             "stripped_binary_bytes": number(footprint.strippedBinaryBytes.map(Double.init)),
+            "saturated_in_flight": number(results.saturatedInFlight.map(Double.init)),
+            "process": process(results.process),
         ]
         return document.encodedString()
+    }
+
+    static func process(_ process: ProcessFootprint?) -> JSONValue {
+        guard let process else { return .null }
+        let idle: JSONValue = process.idle.map { idle in
+            [
+                "seconds": rounded(idle.seconds), "cpu_seconds": rounded(idle.cpuSeconds),
+                "cpu_seconds_per_hour_at_defaults": number(idle.cpuSecondsPerHourAtDefaults),
+                "upstreams": .array(idle.upstreams.map { upstream in
+                    [
+                        "integration": .string(upstream.integration), "requests": .number(Double(upstream.requests)),
+                        "logins": .number(Double(upstream.logins)),
+                        "interval_s": .number(Double(upstream.compressedInterval)),
+                        "default_interval_s": .number(Double(upstream.defaultInterval)),
+                        "requests_per_hour": .number(idle.requestsPerHour(upstream).rounded()),
+                        "logins_per_hour": rounded(idle.loginsPerHour(upstream)),
+                    ]
+                }),
+            ]
+        } ?? .null
+        return [
+            "start_to_online_ms": number(process.startToOnlineMs),
+            "start_to_first_state_ms": .object(process.startToFirstStateMs.mapValues(rounded)),
+            "resident_kib": .array(process.resident.map { sample in
+                [
+                    "commands": .number(Double(sample.commands)), "kib": .number(Double(sample.kib)),
+                    "anonymous_kib": number(sample.anonymousKiB.map(Double.init)),
+                ]
+            }),
+            "commands_lost": .number(Double(process.commandsLost)),
+            "idle": idle,
+        ]
     }
 
     static func latency(_ summary: LatencySummary?) -> JSONValue {

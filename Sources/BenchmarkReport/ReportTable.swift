@@ -1,3 +1,5 @@
+import PlainText
+
 /// The compact, human-readable table of one run.
 public enum ReportTable {
     public static func render(_ results: BenchmarkResults) -> String {
@@ -14,6 +16,7 @@ public enum ReportTable {
         if let added = results.addedLatencyP50, let ratio = results.bridgeOverFloorP50 {
             lines.append("bridge adds at p50: \(format(added)) ms; bridge / floor: \(format(ratio, digits: 2))")
         }
+        lines.append(latencyRow("freshness: resumed → enabled", results.freshness))
         lines.append("")
         lines.append(row("in flight", "sent", "ok", "error", "lost", "cmd/s", "p50 ms", "p99 ms"))
         for level in results.throughput {
@@ -22,12 +25,16 @@ public enum ReportTable {
                 format(level.commandsPerSecond, digits: 0),
                 level.latency.map { format($0.p50) } ?? "-", level.latency.map { format($0.p99) } ?? "-"))
         }
+        if let saturated = results.saturatedInFlight {
+            lines.append("answers per second stop growing at \(saturated) in flight: latency climbs from there")
+        }
         lines.append("")
         let footprint = results.footprint
         lines.append("resident memory of the benchmark process (bridge, simulators, harness): "
             + "\(mebibytes(footprint.residentKiBAfterStart)) after start, \(mebibytes(footprint.residentKiBAfterCommands)) after the commands")
         lines.append("stripped release binary (.build/dist/home2mqtt): "
             + (footprint.strippedBinaryBytes.map { "\(format(Double($0) / 1_000_000, digits: 1)) MB" } ?? "not built"))
+        lines += ProcessFootprintTable.render(results.process)
         return lines.joined(separator: "\n")
     }
 
@@ -48,16 +55,7 @@ public enum ReportTable {
 
     /// Fixed-point text without Foundation's formatters.
     public static func format(_ value: Double, digits: Int = 3) -> String {
-        guard value.isFinite else { return "\(value)" }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = Int(scaled / scale)
-        let fraction = Int(scaled - Double(whole) * scale)
-        let sign = value < 0 && scaled > 0 ? "-" : ""
-        guard digits > 0 else { return "\(sign)\(whole)" }
-        let fractionText = String(fraction)
-        return "\(sign)\(whole)." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        value.fixedPoint(digits: digits)
     }
 }
 

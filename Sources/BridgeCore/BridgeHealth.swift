@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `bridge/health` report: is the bridge alive, how big is it, which upstreams answer.
 struct BridgeHealth: Sendable {
@@ -7,12 +14,11 @@ struct BridgeHealth: Sendable {
     let lastSuccess: [String: Date]
 
     var payload: JSONValue {
-        let formatter = ISO8601DateFormatter()
         return [
             "uptime_seconds": .number(Double(uptime.components.seconds)),
             "resident_memory_bytes": Self.residentMemoryBytes.map { .number(Double($0)) } ?? .null,
             "mqtt_reconnects": .number(Double(reconnects)),
-            "last_success": .object(lastSuccess.mapValues { .string(formatter.string(from: $0)) }),
+            "last_success": .object(lastSuccess.mapValues { .string($0.formatted(.iso8601)) }),
         ]
     }
 

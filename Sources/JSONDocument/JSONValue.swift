@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON document as a value: what command payloads, responses and discovery configs are made
 /// of, and what the simulators answer. Keeps `true` and `1` apart, unlike `JSONSerialization`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Checks an `MQTTConfiguration` before any libmosquitto handle exists, with readable messages.
 enum ConfigurationValidator {
@@ -21,8 +25,8 @@ enum ConfigurationValidator {
                 }
             }
             if let caPath = tls.caPath {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: caPath, isDirectory: &isDirectory), isDirectory.boolValue else {
+                let type = (try? FileManager.default.attributesOfItem(atPath: caPath))?[.type] as? FileAttributeType
+                guard type == .typeDirectory else {
                     throw fail("TLS caPath '\(caPath)' is not a directory")
                 }
             }

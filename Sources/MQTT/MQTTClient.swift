@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Logging
 
 /// An MQTT client over libmosquitto with its own network thread and automatic reconnects.
@@ -55,9 +60,9 @@ public final class MQTTClient: Sendable {
         }
         guard shouldStart, !core.stop.isStopped else { return }
         let loop = NetworkLoop(handle: handle, core: core, configuration: configuration)
-        let thread = Thread { loop.run() }
-        thread.name = "mqtt-\(configuration.clientID)"
-        thread.start()
+        // A serial queue of its own: libdispatch gives it a thread for as long as the loop runs
+        // (Foundation's Thread would link the full Foundation, and ICU's data, into the binary).
+        DispatchQueue(label: "mqtt-\(configuration.clientID)").async { loop.run() }
     }
 
     /// Waits until the broker has accepted the connection. Throws `.timeout` (with the last connect

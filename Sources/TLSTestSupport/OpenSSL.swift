@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import ChildProcess
 
 /// Runs the `openssl` command-line tool (installed by `scripts/install-deps`).
 enum OpenSSL {
@@ -11,15 +19,13 @@ enum OpenSSL {
     /// Runs `openssl arguments…` and returns what it printed (stdout and stderr together).
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // Foundation's `Process` would link the full Foundation, and ICU's data with it, into the
+        // binary that runs the demo's simulators; ChildProcess writes the output to a file instead.
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("openssl-\(UUID().uuidString).out").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let process = try ChildProcess(path: "/usr/bin/env", arguments: ["openssl"] + arguments, logPath: outputPath)
+        while process.isRunning { usleep(1_000) }
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else { throw Failure(arguments: arguments, output: output) }
         return output
     }

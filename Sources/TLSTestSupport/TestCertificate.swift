@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 
 /// A self-signed certificate and its key, made with the `openssl` CLI in a fresh temporary
 /// directory, like a UniFi console's or a Pi-hole's: for test servers, simulators and the demo.
@@ -38,7 +43,7 @@ public struct TestCertificate: Sendable {
             certificatePEM: try String(contentsOfFile: certificatePath, encoding: .utf8),
             privateKeyPEM: try String(contentsOfFile: keyPath, encoding: .utf8),
             opensslFingerprint: fingerprintLine[fingerprintLine.index(after: equals)...]
-                .trimmingCharacters(in: .whitespacesAndNewlines))
+                .trimmed())
     }
 
     /// Deletes the directory with the certificate and key.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import UpstreamHTTP
 
 /// Turns HTTP outcomes into ``UniFiError``. Pure functions: no I/O.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `filter` query value in the Integration API's language: `name.like('downtime*')`,
 /// `and(enabled.eq(true), metadata.origin.eq('USER_DEFINED'))`. Built only through these
@@ -19,7 +23,7 @@ public struct UniFiFilter: Sendable, Equatable, CustomStringConvertible {
 
         var literal: String {
             switch self {
-            case .string(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+            case .string(let text): "'" + text.replacing("'", with: "''") + "'"
             case .uuid(let id): id
             case .number(let number): String(number)
             case .bool(let flag): String(flag)

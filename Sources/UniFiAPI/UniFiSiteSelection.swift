@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 
 /// Which site a configuration means. Pure: no I/O.
 enum UniFiSiteSelection {
@@ -6,7 +11,7 @@ enum UniFiSiteSelection {
     /// the controller's only site; with several, an error listing them all.
     static func choose(_ query: String?, from sites: [UniFiSite]) throws(UniFiError) -> UniFiSite {
         let listing = sites.map(\.description).joined(separator: ", ")
-        guard let query = query?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
+        guard let query = query?.trimmed(), !query.isEmpty else {
             guard sites.count == 1 else {
                 throw UniFiError(
                     .siteSelection,

@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import UniFiAPI
 
 /// A rule the bridge manages, as it publishes it at `base/unifi/rule/<key>`.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 
 /// The Integration API's `filter` language, parsed: `name.like('down*')`,
 /// `and(enabled.eq(true), not(id.in(…)))`. A pure value; see ``FilterParser``.
@@ -85,7 +90,7 @@ struct FilterParser {
                 bare.append(characters[position])
                 position += 1
             }
-            bare = bare.trimmingCharacters(in: .whitespaces)
+            bare = bare.trimmed()
             guard !bare.isEmpty else { throw failure("an argument expected") }
             return .bare(bare)
         }

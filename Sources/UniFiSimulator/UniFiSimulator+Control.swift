@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import JSONDocument
 
 extension UniFiSimulator {
@@ -85,8 +92,11 @@ extension UniFiSimulator {
 
     // MARK: - Observation
 
-    /// Every request received, in order.
-    public var requests: [RecordedRequest] { core.withLockedValue { $0.requests } }
+    /// The requests received, in order: the newest ``RequestLog/defaultCapacity``.
+    public var requests: [RecordedRequest] { core.withLockedValue { $0.requests.requests } }
+
+    /// Every request received since the start or the last ``clearRequests()``, kept or not.
+    public var requestTotal: Int { core.withLockedValue { $0.requests.total } }
 
     public func clearRequests() {
         core.withLockedValue { $0.requests.removeAll() }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONDocument
 
 /// A request as the engine sees it: path segments after `/proxy/network/integration/v1`.
@@ -120,8 +124,8 @@ enum UniFiSimulatorEngine {
             "statusName": .string(statusName(status)),
             "code": .string(code),
             "message": .string(message),
-            "timestamp": .string(ISO8601DateFormatter().string(from: Date())),
-            "requestPath": .string(request.path.replacingOccurrences(of: "/proxy/network", with: "")),
+            "timestamp": .string(Date().formatted(.iso8601)),
+            "requestPath": .string(request.path.replacing("/proxy/network", with: "")),
             "requestId": .string(UUID().uuidString.lowercased()),
         ])
     }

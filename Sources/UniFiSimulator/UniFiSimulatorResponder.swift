@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 import Hummingbird
 import JSONDocument
 import NIOConcurrencyHelpers
@@ -18,7 +23,7 @@ struct UniFiSimulatorResponder: HTTPResponder {
         let recorded = UniFiSimulator.RecordedRequest(request, body: bodyData)
         let simulated = SimulatedRequest(
             method: request.method.rawValue, path: path,
-            segments: path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
+            segments: path.split(separator: "/").map { $0.percentDecoded ?? String($0) },
             query: Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }) { first, _ in first },
             apiKey: recorded.header("x-api-key"), body: bodyData)
 

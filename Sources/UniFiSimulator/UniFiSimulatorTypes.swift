@@ -1,5 +1,9 @@
 import SimulatorSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONDocument
 
 extension UniFiSimulator {
@@ -65,7 +69,7 @@ struct UniFiSimulatorState: Sendable {
     var sites: [JSONValue] = []
     /// Site id (lowercased) → collection → rules in order.
     var rules: [String: [UniFiSimulator.Collection: [JSONValue]]] = [:]
-    var requests: [UniFiSimulator.RecordedRequest] = []
+    var requests = RequestLog()
     var faults: [InjectedFault] = []
 
     func fault(for path: String) -> UniFiSimulator.Fault? {

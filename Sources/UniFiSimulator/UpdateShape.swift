@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONDocument
 
 /// What a PUT body may look like, as an explicit allow-list: every object is closed (any

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NIOSSL
 
 /// The leaf certificate an upstream presented, as ``CertificateProbe`` read it.

@@ -1,6 +1,13 @@
 import ArgumentParser
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 struct CheckConfigCommand: AsyncParsableCommand {
@@ -19,7 +26,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
             let hints = setup.integrations.flatMap { integration in integration.configurationHints.map { "\(integration.name): \($0)" } }
             if !hints.isEmpty { print((["hints:"] + hints.map { "- \($0)" }).joined(separator: "\n")) }
         } catch {
-            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
             throw configErrorExitCode
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The broker the demo uses: the one already answering at `host:port`, or else a mosquitto of
 /// its own on that port, from `broker-config/demo.conf`.

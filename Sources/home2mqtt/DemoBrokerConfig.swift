@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import BridgeCore
+import PlainText
 
 /// `broker-config/demo.conf`, found and turned into the configuration of the demo's mosquitto.
 enum DemoBrokerConfig {
@@ -15,8 +21,9 @@ enum DemoBrokerConfig {
             return explicit
         }
         var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        var directory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-            .resolvingSymlinksInPath().deletingLastPathComponent()
+        // This executable: /proc/self/exe on Linux (Foundation's Bundle would link ICU's data in), else as called.
+        let executable = FileManager.default.fileExists(atPath: "/proc/self/exe") ? "/proc/self/exe" : CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         while directory.path != "/" {
             candidates.append(directory)
             directory = directory.deletingLastPathComponent()
@@ -36,10 +43,10 @@ enum DemoBrokerConfig {
         do {
             text = try String(contentsOfFile: file, encoding: .utf8)
         } catch {
-            throw DemoError("cannot read the broker configuration '\(file)': \(error.localizedDescription)")
+            throw DemoError("cannot read the broker configuration '\(file)': \(fileErrorText(error))")
         }
-        var lines = text.components(separatedBy: "\n")
-        let listeners = lines.indices.filter { lines[$0].trimmingCharacters(in: .whitespaces).hasPrefix("listener ") }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let listeners = lines.indices.filter { lines[$0].trimmed().hasPrefix("listener ") }
         let listener = "listener \(port) \(bindAddress)"
         switch listeners.count {
         case 0: lines.insert(listener, at: 0)

@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The demo's bridge configuration, written as YAML and read by the same loader as `run`'s
 /// file: what the demo runs is a real configuration, and `docs/demo.md` can show it as one.

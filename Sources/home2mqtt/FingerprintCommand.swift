@@ -1,5 +1,12 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import UpstreamHTTP
 
 /// Prints an appliance's certificate fingerprint, to paste into `tls_fingerprint`.
@@ -24,7 +31,7 @@ struct FingerprintCommand: AsyncParsableCommand {
         do {
             probed = try await CertificateProbe.probe(url: url, timeout: .seconds(timeout))
         } catch {
-            FileHandle.standardError.write(Data("fingerprint: \(error)\n".utf8))
+            writeNow("fingerprint: \(error)\n", to: STDERR_FILENO)
             throw ExitCode.failure
         }
         print("tls_fingerprint: \"\(probed.fingerprint)\"")

@@ -1,7 +1,14 @@
 import ArgumentParser
 import AsyncHTTPClient
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Asks a running bridge's `/healthz`: the probe for Docker's HEALTHCHECK and other supervisors.
 struct HealthcheckCommand: AsyncParsableCommand {
@@ -20,11 +27,11 @@ struct HealthcheckCommand: AsyncParsableCommand {
             // Only the bridge's own sections: a probe run every 30 s need not open the upstreams' secret files.
             health = try LoadedConfiguration.loadBridgeSections(file: options.config).bridge.health
         } catch {
-            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
             throw configErrorExitCode
         }
         guard health.enabled else {
-            FileHandle.standardError.write(Data("unhealthy: bridge.health.enabled is false, so there is no /healthz to ask\n".utf8))
+            writeNow("unhealthy: bridge.health.enabled is false, so there is no /healthz to ask\n", to: STDERR_FILENO)
             throw ExitCode.failure
         }
         let url = "http://\(Self.reachableHost(health.bindAddress)):\(health.port)/healthz"

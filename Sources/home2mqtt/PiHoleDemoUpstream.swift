@@ -1,5 +1,6 @@
 import Foundation
 import PiHoleSimulator
+import PlainText
 
 /// Pi-hole v6 simulators, one per id. Two by default, so that pausing "every Pi-hole" with one
 /// message (`home/pihole/pause`) is visibly different from pausing one (`home/pihole/backup/pause`).
@@ -55,7 +56,7 @@ struct RunningPiHoleSimulators: RunningDemoUpstream {
         let publish = "mosquitto_pub -h \(broker.host) -p \(broker.port)"
         let width = simulators.map(\.id.count).max() ?? 0
         return ["Pi-hole simulators (Pi-hole v6 API, password \"\(PiHoleDemoUpstream.password)\"):"]
-            + simulators.map { "  \($0.id.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.simulator.baseURL)/api" }
+            + simulators.map { "  \($0.id.padded(to: width))  \($0.simulator.baseURL)/api" }
             + [
                 "Pause every Pi-hole for 30 s:",
                 "  \(publish) -t home/pihole/pause -m 30",

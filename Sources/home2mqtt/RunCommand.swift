@@ -1,6 +1,13 @@
 import ArgumentParser
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Prometheus
 import ServiceLifecycle
@@ -21,7 +28,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             setup = try BridgeSetup(configFile: options.config, logger: setupLogger, metrics: metrics)
         } catch {
-            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
             throw configErrorExitCode
         }
         let bridgeConfiguration = setup.configuration.bridge
@@ -32,7 +39,7 @@ struct RunCommand: AsyncParsableCommand {
             bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger)
         } catch let error as ConfigError {
             // The state directory is checked when the bridge opens it, not by check-config.
-            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
             throw configErrorExitCode
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: bridge)]
@@ -50,7 +57,7 @@ struct RunCommand: AsyncParsableCommand {
             try await group.run()
         } catch let error as ConfigError {
             // Found by asking an upstream at start (see Integration.checkConfigurationWithUpstream).
-            FileHandle.standardError.write(Data("configuration error: \(error)\n".utf8))
+            writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
             throw configErrorExitCode
         }
     }

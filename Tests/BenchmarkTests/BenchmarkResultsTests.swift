@@ -2,13 +2,21 @@ import BenchmarkReport
 import Testing
 
 @Suite struct BenchmarkResultsTests {
-    static func results(pause p50: Double, broker: Double, http: Double) -> BenchmarkResults {
+    static func results(
+        pause p50: Double, broker: Double, http: Double, throughput: [BenchmarkResults.Throughput] = [level(8, perSecond: 200)],
+        process: ProcessFootprint? = nil
+    ) -> BenchmarkResults {
         BenchmarkResults(
             build: "debug", commandsPerKind: 1,
             commandLatency: [.init(kind: BenchmarkResults.piHolePauseKind, latency: LatencySummary(milliseconds: [p50]), failures: 0)],
             floor: .init(brokerRoundTrip: LatencySummary(milliseconds: [broker]), httpRequest: LatencySummary(milliseconds: [http])),
-            throughput: [.init(inFlight: 8, sent: 100, answeredOK: 99, answeredError: 1, lost: 0, seconds: 0.5, latency: nil)],
-            footprint: .init(residentKiBAfterStart: 2048, residentKiBAfterCommands: nil, strippedBinaryBytes: nil))
+            throughput: throughput,
+            footprint: .init(residentKiBAfterStart: 2048, residentKiBAfterCommands: nil, strippedBinaryBytes: nil), process: process)
+    }
+
+    /// 100 commands answered (one of them with an error) at `perSecond`.
+    static func level(_ inFlight: Int, perSecond: Double) -> BenchmarkResults.Throughput {
+        .init(inFlight: inFlight, sent: 100, answeredOK: 99, answeredError: 1, lost: 0, seconds: 100 / perSecond, latency: nil)
     }
 
     @Test func theFloorIsTwoBrokerPassesAndOneHTTPCall() throws {
@@ -20,6 +28,12 @@ import Testing
 
     @Test func throughputCountsEveryAnswer() {
         #expect(Self.results(pause: 1, broker: 1, http: 1).throughput[0].commandsPerSecond == 200)
+    }
+
+    @Test func latencyClimbsWhereMoreInFlightStopsAnsweringMore() {
+        let levels = [Self.level(1, perSecond: 300), Self.level(8, perSecond: 1_000), Self.level(64, perSecond: 1_100), Self.level(256, perSecond: 1_150)]
+        #expect(Self.results(pause: 1, broker: 1, http: 1, throughput: levels).saturatedInFlight == 64)
+        #expect(Self.results(pause: 1, broker: 1, http: 1, throughput: Array(levels.prefix(2))).saturatedInFlight == nil)
     }
 
     @Test func theJSONLineIsOneLineWithTheFigures() {

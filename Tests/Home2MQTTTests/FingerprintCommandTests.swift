@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import Testing
 import UniFiSimulator
 

@@ -1,3 +1,4 @@
+import PlainText
 import MQTT
 
 /// A command as an integration sees it: where it came from and what it says.
@@ -34,7 +35,7 @@ public struct CommandRequest: Sendable {
             return .failure(CommandError("payload is not valid UTF-8"))
         }
         let path = message.topic.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed()
         if trimmed.isEmpty {
             return .success(CommandRequest(path: path, payload: .empty))
         }

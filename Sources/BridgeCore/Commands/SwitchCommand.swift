@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A switch command, read from its payload before any API call: `ON`/`OFF` (or another switch
 /// word), or `{"enabled":true|false}`, timed with `"for": SECONDS` or `"until": "ISO-8601"` —

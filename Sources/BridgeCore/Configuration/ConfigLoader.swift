@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a configuration file, then layers the environment and secret files over it.
 public struct LoadedConfiguration: Sendable {
@@ -46,7 +50,7 @@ public struct LoadedConfiguration: Sendable {
         do {
             text = try String(contentsOfFile: file, encoding: .utf8)
         } catch {
-            throw ConfigError(key: "", "cannot read the configuration file '\(file)': \(error.localizedDescription)")
+            throw ConfigError(key: "", "cannot read the configuration file '\(file)': \(fileErrorText(error))")
         }
         return try ConfigTree.parse(yaml: text)
     }

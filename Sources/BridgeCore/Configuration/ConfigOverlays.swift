@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import PlainText
 
 /// The two ways a value reaches the configuration from outside the YAML file.
 public enum ConfigOverlays {
@@ -14,7 +22,7 @@ public enum ConfigOverlays {
         var result = tree
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(environmentPrefix) {
             let path = name.dropFirst(environmentPrefix.count)
-                .components(separatedBy: "__")
+                .split(separator: "__", omittingEmptySubsequences: false)
                 .map { $0.lowercased() }
             guard !path.contains(where: \.isEmpty) else {
                 throw ConfigError(key: name, "is not a valid override name (levels are separated by '__')")
@@ -64,9 +72,9 @@ public enum ConfigOverlays {
                 do {
                     content = try read(filePath)
                 } catch {
-                    throw ConfigError(key: keyPath, "cannot read '\(filePath)': \(error.localizedDescription)")
+                    throw ConfigError(key: keyPath, "cannot read '\(filePath)': \(fileErrorText(error))")
                 }
-                resolved.append((target, .scalar(content.trimmingCharacters(in: .newlines))))
+                resolved.append((target, .scalar(content.trimmed(dropping: \.isNewline))))
             }
             return .mapping(resolved)
         }

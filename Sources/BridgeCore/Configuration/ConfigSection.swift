@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlainText
 
 /// Reads one mapping of the configuration, with errors that name the full key.
 ///
@@ -81,7 +86,7 @@ public struct ConfigSection: Sendable {
 
     public func int(_ key: String, default fallback: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         guard let text = try scalar(key) else { return fallback }
-        guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+        guard let number = Int(text.trimmed()), range.contains(number) else {
             throw ConfigError(key: keyPath(key), "must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number

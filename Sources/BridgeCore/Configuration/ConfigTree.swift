@@ -1,5 +1,3 @@
-import Yams
-
 /// The configuration as a plain tree, before any section reads it.
 ///
 /// YAML, environment overrides and `*_file` secrets are all merged at this level, so every
@@ -21,49 +19,52 @@ public indirect enum ConfigTree: Sendable, Equatable {
 
     public static let empty = ConfigTree.mapping([])
 
-    /// Parses YAML text. An empty document is an empty mapping.
+    /// Parses YAML text. An empty document is an empty mapping; a second document is an error.
     public static func parse(yaml: String) throws(ConfigError) -> ConfigTree {
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: yaml)
-        } catch {
-            throw ConfigError(key: "", "the file is not valid YAML: \(error)")
+        let events = YAMLEventReader(yaml)
+        guard try events.next() == .streamStart, try events.next() == .documentStart else { return .empty }
+        guard let tree = try ConfigTree(try events.next(), from: events, path: "") else { return .empty }
+        guard try events.next() == .documentEnd, try events.next() == .streamEnd else {
+            throw ConfigError(key: "", "the file is not valid YAML: expected a single document, found another")
         }
-        guard let node else { return .empty }
-        guard let tree = try ConfigTree(node: node, path: "") else { return .empty }
         guard case .mapping = tree else {
             throw ConfigError(key: "", "the top level must be a mapping of sections (mqtt:, bridge:, …)")
         }
         return tree
     }
 
-    /// `nil` for YAML null (`~`, `null`, or nothing after the colon): the key counts as absent.
-    private init?(node: Node, path: String) throws(ConfigError) {
-        switch node {
-        case .scalar(let scalar):
-            if scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) { return nil }
-            self = .scalar(scalar.string)
-        case .sequence(let sequence):
+    /// The node that `event` starts, read to its end. `nil` for YAML null (`~`, `null`, or
+    /// nothing after the colon): the key counts as absent.
+    private init?(_ event: YAMLEvent, from events: YAMLEventReader, path: String) throws(ConfigError) {
+        switch event {
+        case .scalar(let text, let plain):
+            if plain, ["", "~", "null", "Null", "NULL"].contains(text) { return nil }
+            self = .scalar(text)
+        case .sequenceStart:
             var items: [ConfigTree] = []
-            for (index, element) in sequence.enumerated() {
-                if let item = try ConfigTree(node: element, path: "\(path)[\(index)]") { items.append(item) }
+            var index = 0
+            while case let event = try events.next(), event != .sequenceEnd {
+                if let item = try ConfigTree(event, from: events, path: "\(path)[\(index)]") { items.append(item) }
+                index += 1
             }
             self = .sequence(items)
-        case .mapping(let mapping):
+        case .mappingStart:
             var members: [(key: String, value: ConfigTree)] = []
-            for (keyNode, valueNode) in mapping {
-                guard let key = keyNode.string else {
+            while case let keyEvent = try events.next(), keyEvent != .mappingEnd {
+                guard case .scalar(let key, _) = keyEvent else {
                     throw ConfigError(key: path, "keys must be plain strings")
                 }
                 let childPath = path.isEmpty ? key : "\(path).\(key)"
                 if members.contains(where: { $0.key == key }) {
                     throw ConfigError(key: childPath, "is given twice")
                 }
-                if let value = try ConfigTree(node: valueNode, path: childPath) { members.append((key, value)) }
+                if let value = try ConfigTree(try events.next(), from: events, path: childPath) { members.append((key, value)) }
             }
             self = .mapping(members)
         case .alias:
             throw ConfigError(key: path, "YAML aliases are not supported here; write the value out")
+        case .streamStart, .streamEnd, .documentStart, .documentEnd, .sequenceEnd, .mappingEnd:
+            throw ConfigError(key: path, "the file is not valid YAML: a value is missing")
         }
     }
 

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// One JSON object a line on standard error: `{"ts","level","label","msg",…metadata}`.
@@ -25,6 +32,7 @@ public struct JSONLogHandler: LogHandler {
         object["level"] = .string(event.level.rawValue)
         object["label"] = .string(label)
         object["msg"] = .string("\(event.message)")
-        FileHandle.standardError.write(Data(JSONValue.object(object).encoded() + [0x0A]))
+        let line = JSONValue.object(object).encoded() + [0x0A]
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

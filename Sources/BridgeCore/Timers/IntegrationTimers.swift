@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One integration's timers: what a timed command promised to undo, kept across restarts.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A promise to undo a timed command ("downtime off for an hour", "return pump off for ten
 /// minutes"): when `dueAt` comes, the integration carries out `restore`. It survives restarts.

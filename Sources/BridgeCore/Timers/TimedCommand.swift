@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How long a timed command lasts: `"for": SECONDS` or `"until": "ISO-8601"` in its JSON.
 public enum TimedCommand {

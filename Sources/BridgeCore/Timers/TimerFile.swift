@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `timers.json` in the state directory: read at start, replaced whole at every change.
 ///
@@ -51,21 +58,28 @@ struct TimerFile: Sendable {
     func save(_ timers: [PersistedTimer]) throws {
         let data = try Self.encoder.encode(Contents(version: Self.formatVersion, timers: timers))
         let temporary = url.path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
+        try Self.writeDurably(data, to: temporary)
+        guard rename(temporary, url.path) == 0 else { throw Self.lastPOSIXError() }
+    }
+
+    /// Writes `data` to `path` and flushes it to the disk, so that the rename that follows never
+    /// makes an empty or partial file the timers' file after a power cut.
+    private static func writeDurably(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw lastPOSIXError() }
+        defer { close(descriptor) }
+        var written = 0
+        while written < data.count {
+            let result = data.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            guard result > 0 else { throw lastPOSIXError() }
+            written += result
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-        do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? handle.close()
-            throw error
-        }
-        guard rename(temporary, url.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
+        guard fsync(descriptor) == 0 else { throw lastPOSIXError() }
+    }
+
+    /// What the last failed system call said (the caller logs the file's path beside it).
+    private static func lastPOSIXError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 
     private static let encoder: JSONEncoder = {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The pending timers and when each is due on the monotonic clock: a pure value, no I/O, no
 /// clock of its own (every method takes `now`), so its rules are tested directly.

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Synchronization
 
@@ -25,7 +32,7 @@ public final class TimerStore: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw ConfigError(key: "bridge.state_dir", "cannot create '\(directory)': \(error.localizedDescription)")
+            throw ConfigError(key: "bridge.state_dir", "cannot create '\(directory)': \(fileErrorText(error))")
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
             throw ConfigError(key: "bridge.state_dir", "'\(directory)' is not writable")

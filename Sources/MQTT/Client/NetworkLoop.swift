@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The body of the client's own network thread: connect, run `mosquitto_loop`, and after any loss
 /// back off (per `MQTTReconnectPolicy`) and reconnect, until the core's stop signal is raised.

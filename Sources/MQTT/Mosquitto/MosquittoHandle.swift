@@ -1,5 +1,12 @@
 import CMosquitto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Owns one `struct mosquitto *` and is the only place that calls libmosquitto on it.
 ///

@@ -1,6 +1,10 @@
 import ArgumentParser
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleIntegration
 
 /// `home2mqtt blocked`: what the Pi-holes blocked lately, newest first — the domains to allow
@@ -40,7 +44,7 @@ struct BlockedCommand: AsyncParsableCommand {
     }
 
     /// One line per domain: when it was last blocked, how often, for whom.
-    static func describe(_ data: JSONValue, timeZone: TimeZone = .current, now: Date = Date()) -> [String] {
+    static func describe(_ data: JSONValue, timeZone: TimeZone = .local, now: Date = Date()) -> [String] {
         let domains = data["domains"]?.arrayValue ?? []
         var lines = domains.isEmpty ? ["nothing blocked in the last \(data["minutes"]?.numberValue.map { Int($0) } ?? 0) minutes"] : []
         for domain in domains {

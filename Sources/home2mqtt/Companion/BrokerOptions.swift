@@ -1,6 +1,10 @@
 import ArgumentParser
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MQTT
 
 /// How a companion command reaches the broker: the bridge's own `mqtt:` and `bridge.base_topic`

@@ -1,5 +1,12 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why a companion command did not succeed, and the exit status that says so to a script.
 enum CompanionFailure: Error, Equatable, CustomStringConvertible {
@@ -38,5 +45,5 @@ func runCompanion(_ body: () async throws(CompanionFailure) -> Void) async throw
 }
 
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data("home2mqtt: \(text)\n".utf8))
+    writeNow("home2mqtt: \(text)\n", to: STDERR_FILENO)
 }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import BellasReefIntegration
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `home2mqtt outlet NAME on|off|toggle [--for 10m]`: switches an aquarium outlet.
 struct OutletCommand: AsyncParsableCommand {
@@ -41,7 +45,7 @@ struct OutletCommand: AsyncParsableCommand {
         return BridgeCommand(topic: topic, payload: JSONValue.object(timed.adding(to: ["state": .string(action.rawValue)])).encodedString())
     }
 
-    func describe(_ data: JSONValue, timeZone: TimeZone = .current, now: Date = Date()) -> [String] {
+    func describe(_ data: JSONValue, timeZone: TimeZone = .local, now: Date = Date()) -> [String] {
         let name = data["name"]?.stringValue ?? outlet
         var line = "\(name) is \(data["state"]?.stringValue ?? "unknown")"
         if let restoreAt = data["restore_at"]?.stringValue, let time = TextFormat.localTime(restoreAt, timeZone: timeZone, now: now) {

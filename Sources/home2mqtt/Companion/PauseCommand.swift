@@ -1,6 +1,10 @@
 import ArgumentParser
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleIntegration
 
 /// `home2mqtt pause [SECONDS] [--pihole ID]`: pauses ad blocking.
@@ -28,7 +32,7 @@ struct PauseCommand: AsyncParsableCommand {
         )
     }
 
-    func describe(_ data: JSONValue, timeZone: TimeZone = .current, now: Date = Date()) -> [String] {
+    func describe(_ data: JSONValue, timeZone: TimeZone = .local, now: Date = Date()) -> [String] {
         PiHoleReply.results(data, target: target.pihole).map { id, state in
             let length = seconds.map { "\($0) s" } ?? state["timer"]?.numberValue.map { TextFormat.duration(seconds: $0) }
             return "paused blocking on \(id)" + (length.map { " for \($0)" } ?? "")

@@ -1,6 +1,10 @@
 import ArgumentParser
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleIntegration
 
 /// `--pihole ID`: one Pi-hole, or (without it) every configured one.
@@ -32,7 +36,7 @@ enum PiHoleReply {
     }
 
     /// ", resumes at 14:03:12" when the state names the time, else "".
-    static func resumeClause(_ state: JSONValue, timeZone: TimeZone = .current, now: Date = Date()) -> String {
+    static func resumeClause(_ state: JSONValue, timeZone: TimeZone = .local, now: Date = Date()) -> String {
         guard let iso = state["resumes_at"]?.stringValue, let time = TextFormat.localTime(iso, timeZone: timeZone, now: now) else {
             return ""
         }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import UniFiIntegration
 
 /// `home2mqtt rules`: the UniFi rules the bridge manages, from the retained topics.
@@ -31,7 +35,7 @@ struct RulesCommand: AsyncParsableCommand {
         return keys.compactMap { state[unifi.topic(UniFiTopics.rule($0))] }
     }
 
-    static func table(_ rules: [JSONValue], timeZone: TimeZone = .current, now: Date = Date()) -> [String] {
+    static func table(_ rules: [JSONValue], timeZone: TimeZone = .local, now: Date = Date()) -> [String] {
         guard !rules.isEmpty else { return ["no UniFi rules are managed (is the unifi section configured?)"] }
         let rows = rules.map { rule -> [String] in
             let restore = rule["restore_at"]?.stringValue.flatMap { TextFormat.localTime($0, timeZone: timeZone, now: now) }
@@ -94,7 +98,7 @@ struct RuleSwitchCommand: AsyncParsableCommand {
     }
 
     func describe(_ data: JSONValue) -> [String] {
-        let restore = data["restore_at"]?.stringValue.flatMap { TextFormat.localTime($0, timeZone: .current) }
+        let restore = data["restore_at"]?.stringValue.flatMap { TextFormat.localTime($0, timeZone: .local) }
         return ["\(data["name"]?.stringValue ?? name) is \(data["enabled"] == true ? "on" : "off")"
             + (restore.map { ", back \(data["restore_to"] == true ? "on" : "off") at \($0)" } ?? "")]
     }

@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The retained state as a person reads it: the bridge, then a section per integration.
 ///
@@ -14,7 +18,7 @@ struct StatusTable {
     let base: String
     /// Payloads by full topic.
     let state: [String: JSONValue]
-    var timeZone: TimeZone = .current
+    var timeZone: TimeZone = .local
     var now = Date()
 
     /// Fields shown in this order and with these headings; any other field follows, by name.
@@ -124,7 +128,7 @@ struct StatusTable {
     // MARK: - Cells
 
     private func heading(_ key: String) -> String {
-        Self.columns.first(where: { $0.key == key })?.heading ?? key.replacingOccurrences(of: "_", with: " ").uppercased()
+        Self.columns.first(where: { $0.key == key })?.heading ?? key.replacing("_", with: " ").uppercased()
     }
 
     /// A field's value as text; `nil` for nothing to show (null, nested objects and lists).

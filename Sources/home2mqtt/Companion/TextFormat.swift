@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import PlainText
 
 /// Small renderings shared by the status table and the command answers.
 enum TextFormat {
@@ -21,16 +29,18 @@ enum TextFormat {
     /// An ISO 8601 timestamp as a local time of day (`14:03:12`), with the date when it is
     /// not `now`'s day; `nil` when the text is not a timestamp.
     static func localTime(_ iso: String, timeZone: TimeZone, now: Date = Date()) -> String? {
-        let parser = ISO8601DateFormatter()
-        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let date = parser.date(from: iso) ?? ISO8601DateFormatter().date(from: iso) else { return nil }
+        guard let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(iso))
+            ?? (try? Date.ISO8601FormatStyle().parse(iso)) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = calendar.isDate(date, inSameDayAs: now) ? "HH:mm:ss" : "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let time = [parts.hour, parts.minute, parts.second].map { twoDigits($0 ?? 0) }.joined(separator: ":")
+        guard !calendar.isDate(date, inSameDayAs: now) else { return time }
+        return "\(parts.year ?? 0)-\(twoDigits(parts.month ?? 0))-\(twoDigits(parts.day ?? 0)) \(time)"
+    }
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
     }
 
     /// Whole numbers without a fraction.
@@ -47,9 +57,21 @@ enum TextFormat {
         }
         return rows.map { row in
             let cells = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell.padded(to: widths[index])
             }
             return indent + cells.joined(separator: "  ")
         }
+    }
+}
+
+extension TimeZone {
+    /// This machine's offset from UTC now, as the C library knows it (from TZ or /etc/localtime).
+    /// Without ICU's zone data, which the binary leaves out, `TimeZone.current` knows only UTC;
+    /// a fixed offset is right for the times of day the companion shows, hours apart at most.
+    static var local: TimeZone {
+        var now = time(nil)
+        var parts = tm()
+        guard localtime_r(&now, &parts) != nil else { return .gmt }
+        return TimeZone(secondsFromGMT: Int(parts.tm_gmtoff)) ?? .gmt
     }
 }

@@ -1,0 +1,111 @@
+/// The real `home2mqtt` binary run as a child process against the run's broker and simulators:
+/// what a small box holds and spends for the bridge alone, apart from the harness and the
+/// simulators that share the benchmark's process.
+public struct ProcessFootprint: Sendable, Equatable {
+    /// Resident memory (`VmRSS`) once this many commands had been answered, and the part of it
+    /// that is anonymous (`RssAnon`: heap, stacks, what the process wrote). The rest is clean pages
+    /// of the binary and the shared libraries, which the kernel maps 64 KiB at a time around each
+    /// page fault and may drop again under memory pressure.
+    public struct Resident: Sendable, Equatable {
+        public let commands: Int
+        public let kib: Int
+        public let anonymousKiB: Int?
+
+        public init(commands: Int, kib: Int, anonymousKiB: Int? = nil) {
+            self.commands = commands
+            self.kib = kib
+            self.anonymousKiB = anonymousKiB
+        }
+    }
+
+    /// The binary measured, as given.
+    public let binary: String
+    /// Spawn → the retained `online` on the bridge's state topic.
+    public let startToOnlineMs: Double?
+    /// Spawn → the first state each integration publishes, by integration (`pihole`, `unifi`).
+    public let startToFirstStateMs: [String: Double]
+    /// After the start (every first state in), then after each batch of commands.
+    public let resident: [Resident]
+    /// Commands without an answer within their timeout.
+    public let commandsLost: Int
+    public let idle: IdlePolling?
+
+    public init(
+        binary: String, startToOnlineMs: Double?, startToFirstStateMs: [String: Double], resident: [Resident],
+        commandsLost: Int, idle: IdlePolling?
+    ) {
+        self.binary = binary
+        self.startToOnlineMs = startToOnlineMs
+        self.startToFirstStateMs = startToFirstStateMs
+        self.resident = resident
+        self.commandsLost = commandsLost
+        self.idle = idle
+    }
+
+    /// The slowest integration's first state: when the bridge has told everything it knows.
+    public var startToAllFirstStatesMs: Double? { startToFirstStateMs.values.max() }
+
+    /// Growth from the first sample after commands to the last: the ± 1 MiB of issue 10's "flat"
+    /// is judged on this, once the first batch has settled the allocator's working set.
+    public var residentGrowthAfterFirstBatchKiB: Int? {
+        guard resident.count >= 3 else { return nil }
+        return resident[resident.count - 1].kib - resident[1].kib
+    }
+}
+
+/// The bridge left alone with its polls, at intervals shorter than the defaults so that an hour's
+/// work fits in seconds; the figures are scaled back to the default intervals by the number of
+/// upstream requests, since polling is what an idle bridge does.
+public struct IdlePolling: Sendable, Equatable {
+    /// One integration's upstream requests during the window.
+    public struct Upstream: Sendable, Equatable {
+        public let integration: String
+        public let requests: Int
+        public let logins: Int
+        /// The poll interval of the window, and the default one, in seconds.
+        public let compressedInterval: Int
+        public let defaultInterval: Int
+
+        public init(integration: String, requests: Int, logins: Int, compressedInterval: Int, defaultInterval: Int) {
+            self.integration = integration
+            self.requests = requests
+            self.logins = logins
+            self.compressedInterval = compressedInterval
+            self.defaultInterval = defaultInterval
+        }
+
+        /// The window's requests, at the default interval, over an hour.
+        func requestsPerHour(window seconds: Double) -> Double {
+            Double(requests) * Double(compressedInterval) / Double(defaultInterval) * 3_600 / seconds
+        }
+
+        /// Logins follow sessions, not polls: scaled by time only.
+        func loginsPerHour(window seconds: Double) -> Double {
+            Double(logins) * 3_600 / seconds
+        }
+    }
+
+    /// Wall time of the window, and the child's CPU time (user + system) in it.
+    public let seconds: Double
+    public let cpuSeconds: Double
+    public let upstreams: [Upstream]
+
+    public init(seconds: Double, cpuSeconds: Double, upstreams: [Upstream]) {
+        self.seconds = seconds
+        self.cpuSeconds = cpuSeconds
+        self.upstreams = upstreams
+    }
+
+    public func requestsPerHour(_ upstream: Upstream) -> Double { upstream.requestsPerHour(window: seconds) }
+    public func loginsPerHour(_ upstream: Upstream) -> Double { upstream.loginsPerHour(window: seconds) }
+
+    /// CPU seconds per hour at the default intervals: the window's CPU time per upstream request,
+    /// times the requests an hour at the defaults makes. An upper bound, as the window's CPU
+    /// time also holds what does not follow the polls (MQTT keep-alives, timers).
+    public var cpuSecondsPerHourAtDefaults: Double? {
+        let requests = upstreams.reduce(0) { $0 + $1.requests }
+        guard requests > 0, seconds > 0 else { return nil }
+        let perHour = upstreams.reduce(0.0) { $0 + requestsPerHour($1) }
+        return cpuSeconds / Double(requests) * perHour
+    }
+}

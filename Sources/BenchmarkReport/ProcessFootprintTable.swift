@@ -1,0 +1,34 @@
+/// The table's lines about the real binary run as a child process.
+enum ProcessFootprintTable {
+    static func render(_ process: ProcessFootprint?) -> [String] {
+        guard let process else { return ["", "the bridge as a process: not measured (no home2mqtt binary; --bridge-binary PATH)"] }
+        var lines = ["", "the bridge as a process (\(process.binary))"]
+        let firstStates = process.startToFirstStateMs.sorted { $0.key < $1.key }
+            .map { "\($0.key) \(ReportTable.format($0.value, digits: 1)) ms" }.joined(separator: ", ")
+        lines.append("start → online: \(milliseconds(process.startToOnlineMs)); → first state: \(firstStates.isEmpty ? "none" : firstStates)")
+        let resident = process.resident.map { sample in
+            "\(ReportTable.mebibytes(sample.kib))" + (sample.anonymousKiB.map { " (\(ReportTable.mebibytes($0)) anonymous)" } ?? "")
+                + " after \(sample.commands)"
+        }.joined(separator: ", ")
+        lines.append("resident memory after N commands: \(resident.isEmpty ? "unknown" : resident)"
+            + (process.commandsLost > 0 ? "; \(process.commandsLost) lost" : ""))
+        if let growth = process.residentGrowthAfterFirstBatchKiB {
+            lines.append("growth after the first batch: \(ReportTable.format(Double(growth) / 1024, digits: 1)) MiB")
+        }
+        guard let idle = process.idle else { return lines }
+        lines.append("idle polling, \(ReportTable.format(idle.seconds, digits: 1)) s at compressed intervals: "
+            + "\(ReportTable.format(idle.cpuSeconds)) s CPU; per hour at the default intervals: "
+            + (idle.cpuSecondsPerHourAtDefaults.map { "\(ReportTable.format($0, digits: 1)) s CPU" } ?? "unknown"))
+        lines.append(ReportTable.row("upstream economy", "interval", "default", "req/h", "logins/h"))
+        for upstream in idle.upstreams {
+            lines.append(ReportTable.row(
+                upstream.integration, "\(upstream.compressedInterval) s", "\(upstream.defaultInterval) s",
+                ReportTable.format(idle.requestsPerHour(upstream), digits: 0), ReportTable.format(idle.loginsPerHour(upstream), digits: 1)))
+        }
+        return lines
+    }
+
+    private static func milliseconds(_ value: Double?) -> String {
+        value.map { "\(ReportTable.format($0, digits: 1)) ms" } ?? "unknown"
+    }
+}

@@ -1,0 +1,83 @@
+/// What the code asked of Foundation's `NSString` API for text: trimming, percent-encoding and
+/// fixed-point numbers. On Linux those live in the full Foundation, whose first use links
+/// CoreFoundation and ICU's data into the binary (about 50 MB of the 83 MB it weighed,
+/// docs/benchmarks.md); `FoundationEssentials` has none of them. A few lines each, here, once.
+extension StringProtocol {
+    /// Without the leading and trailing characters that `drop` says to drop (white space and
+    /// line breaks unless told otherwise).
+    public func trimmed(dropping drop: (Character) -> Bool = \.isWhitespace) -> String {
+        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
+        return String(self[first...last])
+    }
+
+    /// Spaces after the text up to `width` characters, for columns; longer text stays whole.
+    public func padded(to width: Int) -> String {
+        String(self) + String(repeating: " ", count: Swift.max(0, width - count))
+    }
+
+    /// `%XX` escapes decoded as UTF-8; `nil` for a malformed escape or bytes that are not UTF-8,
+    /// as `removingPercentEncoding` answers.
+    public var percentDecoded: String? {
+        var bytes: [UInt8] = []
+        var utf8 = self.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil  // decoding replaced what was not UTF-8
+    }
+
+    /// Every byte of the UTF-8 text that `keep` does not accept as `%XX` (upper-case hex), as
+    /// `addingPercentEncoding(withAllowedCharacters:)` with an ASCII set.
+    public func percentEncoded(keeping keep: (UInt8) -> Bool) -> String {
+        var result = ""
+        for byte in utf8 {
+            if keep(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0x0F, radix: 16, uppercase: true)
+            }
+        }
+        return result
+    }
+}
+
+extension UInt8 {
+    /// RFC 3986's unreserved characters: ALPHA, DIGIT, `-`, `.`, `_`, `~`.
+    public var isUnreservedInURL: Bool {
+        isASCIIAlphanumeric || self == UInt8(ascii: "-") || self == UInt8(ascii: ".") || self == UInt8(ascii: "_") || self == UInt8(ascii: "~")
+    }
+
+    public var isASCIIAlphanumeric: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+    }
+}
+
+private func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+}
+
+extension Double {
+    /// Fixed-point text with `digits` decimals, rounded half away from zero: `String(format:
+    /// "%.1f")` without Foundation.
+    public func fixedPoint(digits: Int) -> String {
+        guard isFinite else { return "\(self)" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(self) * scale).rounded()
+        let whole = Int(scaled / scale)
+        let fraction = Int(scaled - Double(whole) * scale)
+        let sign = self < 0 && scaled > 0 ? "-" : ""
+        guard digits > 0 else { return "\(sign)\(whole)" }
+        let fractionText = String(fraction)
+        return "\(sign)\(whole)." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    }
+}

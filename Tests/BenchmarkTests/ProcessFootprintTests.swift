@@ -1,0 +1,53 @@
+import BenchmarkReport
+import Testing
+
+@Suite struct ProcessFootprintTests {
+    static let idle = IdlePolling(seconds: 20, cpuSeconds: 0.5, upstreams: [
+        .init(integration: "pihole", requests: 40, logins: 0, compressedInterval: 1, defaultInterval: 5),
+        .init(integration: "unifi", requests: 8, logins: 1, compressedInterval: 5, defaultInterval: 30),
+    ])
+
+    static func footprint(resident kib: [Int]) -> ProcessFootprint {
+        ProcessFootprint(
+            binary: "home2mqtt", startToOnlineMs: 42, startToFirstStateMs: ["pihole": 60, "unifi": 80],
+            resident: kib.enumerated().map { .init(commands: $0.offset * 1_000, kib: $0.element, anonymousKiB: $0.element / 4) }, commandsLost: 0, idle: idle)
+    }
+
+    @Test func requestsAreScaledToTheDefaultIntervalAndAnHour() {
+        let idle = Self.idle
+        // 40 requests in 20 s at 1 s → 8 at 5 s → 1,440 an hour.
+        #expect(idle.requestsPerHour(idle.upstreams[0]) == 1_440)
+        // 8 in 20 s at 5 s → 8 × 5/30 × 180.
+        #expect(idle.requestsPerHour(idle.upstreams[1]) == 240)
+        // Logins follow time only: 1 in 20 s → 180 an hour.
+        #expect(idle.loginsPerHour(idle.upstreams[1]) == 180)
+    }
+
+    @Test func cpuTimeIsScaledByTheRequestsAtTheDefaults() throws {
+        // 0.5 s for 48 requests; 1,680 requests an hour at the defaults.
+        let perHour = try #require(Self.idle.cpuSecondsPerHourAtDefaults)
+        #expect(abs(perHour - 0.5 / 48 * 1_680) < 1e-9)
+    }
+
+    @Test func growthIsJudgedAfterTheFirstBatch() {
+        #expect(Self.footprint(resident: [10_000, 14_000, 14_500, 14_200]).residentGrowthAfterFirstBatchKiB == 200)
+        #expect(Self.footprint(resident: [10_000, 14_000]).residentGrowthAfterFirstBatchKiB == nil)
+        #expect(Self.footprint(resident: []).startToAllFirstStatesMs == 80)
+    }
+
+    @Test func theTableAndTheJSONLineCarryTheProcess() {
+        let results = BenchmarkResultsTests.results(pause: 1, broker: 0.25, http: 0.5, process: Self.footprint(resident: [9_216, 10_240, 10_240]))
+        let table = ReportTable.render(results)
+        #expect(table.contains("start → online: 42.0 ms; → first state: pihole 60.0 ms, unifi 80.0 ms"))
+        #expect(table.contains("9.0 MiB (2.3 MiB anonymous) after 0, 10.0 MiB (2.5 MiB anonymous) after 1000"))
+        let line = ReportJSONLine.render(results, commit: nil)
+        #expect(line.contains(#""start_to_online_ms":42"#))
+        #expect(line.contains(#""requests_per_hour":1440"#))
+    }
+
+    @Test func withoutABinaryTheProcessIsNotMeasured() {
+        let results = BenchmarkResultsTests.results(pause: 1, broker: 0.25, http: 0.5)
+        #expect(ReportTable.render(results).contains("the bridge as a process: not measured"))
+        #expect(ReportJSONLine.render(results, commit: nil).contains(#""process":null"#))
+    }
+}
