@@ -70,7 +70,7 @@ import Testing
         Mistake(kind: "bad topic", yaml: "mqtt:\n  shared_subscription_group: a/b\n", key: "mqtt.shared_subscription_group"),
         Mistake(kind: "bad path", yaml: "bridge:\n  state_dir: relative/path\n", key: "bridge.state_dir"),
         Mistake(kind: "empty list", yaml: unifi + "      rules: []\n", key: "unifi.controllers[0].rules"),
-        Mistake(kind: "not YAML", yaml: "mqtt: [\n", key: "the file is not valid YAML: 2:1"),
+        Mistake(kind: "not YAML", yaml: "mqtt: [\n", key: "the file is not valid YAML: line 2, column 1"),
     ]
 
     @Test(arguments: mistakes)
