@@ -92,7 +92,8 @@ let package = Package(
 
         // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
         .target(name: "PiHoleAPI", dependencies: [
-            "UpstreamHTTP",
+            "UpstreamHTTP", "PlainText",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -101,7 +102,8 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .target(name: "PiHoleSimulator", dependencies: [
-            "JSONDocument", "SimulatorSupport",
+            "JSONDocument", "SimulatorSupport", "PlainText",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

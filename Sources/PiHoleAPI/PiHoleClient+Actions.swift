@@ -1,4 +1,9 @@
+import NIOConcurrencyHelpers
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NIOCore
 
 extension PiHoleClient {
@@ -36,7 +41,7 @@ extension PiHoleClient {
 /// A ``PiHoleGravityOutput`` the streaming body reader can feed from its own task.
 private final class GravityOutputCollector: @unchecked Sendable {
     // Chunks arrive one after another; the lock only makes the hand-over to the caller safe.
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var output = PiHoleGravityOutput()
 
     @Sendable func append(_ chunk: ByteBuffer) {

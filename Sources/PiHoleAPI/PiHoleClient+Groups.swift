@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension PiHoleClient {
     /// `GET /api/groups`: every group, Default (id 0) included.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension PiHoleClient {
     /// The query statuses FTL counts as blocked (stats.yaml `status`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension PiHoleClient {
     /// `GET /api/stats/summary`: the last 24 hours' figures and gravity's size and age.

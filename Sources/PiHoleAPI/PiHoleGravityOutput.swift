@@ -1,4 +1,9 @@
+import PlainText
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reduces the streamed output of `pihole -g` to a ``PiHoleGravityResult`` as it arrives, in
 /// bounded memory: a run prints thousands of lines and only the tail and the failures matter.
@@ -58,7 +63,7 @@ struct PiHoleGravityOutput: Sendable {
     /// the last carriage return, surrounding blanks trimmed.
     static func visibleText(_ raw: String) -> String {
         let shown = stripANSI(raw).split(separator: "\r", omittingEmptySubsequences: false)
-            .map { String($0).trimmingCharacters(in: .whitespaces) }
+            .map { String($0).trimmed() }
             .last { !$0.isEmpty }
         return shown ?? ""
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Public value types for statistics, groups, the query log, sessions and maintenance actions.
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Wire bodies of statistics, groups, the query log, sessions, configuration and messages.
 /// Fields the specs mark `nullable` are optional; everything the bridge shows is required,

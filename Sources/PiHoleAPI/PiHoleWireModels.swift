@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// JSON bodies as a real FTL v6 sends them. Decoding is lenient where real devices
 /// differ from the OpenAPI documents.

@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleAPI
 
 /// What the slower reads found on one Pi-hole: statistics, groups, seats and warnings, versions.

@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleAPI
 
 /// The groups of every Pi-hole by key: a group of the same name on several Pi-holes is one key

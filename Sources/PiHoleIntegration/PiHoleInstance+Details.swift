@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleAPI
 
 /// The slower reads, each on its own cadence.
@@ -8,10 +12,11 @@ enum PiHoleDetailRead: Hashable, Sendable, CaseIterable {
     case stats
     /// `GET /api/groups`.
     case groups
+    /// `GET /api/info/version` and the seat maximum from the configuration (before the seats in
+    /// use, so that the two show together).
+    case versions
     /// `GET /api/auth/sessions` and `GET /api/info/messages/count`.
     case diagnostics
-    /// `GET /api/info/version` and the seat maximum from the configuration.
-    case versions
 }
 
 /// How often each slower read runs: `stats_interval`, `diagnostics_interval`, versions hourly.

@@ -1,6 +1,10 @@
 import AsyncHTTPClient
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import PiHoleAPI
 

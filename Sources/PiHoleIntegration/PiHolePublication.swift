@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every retained Pi-hole state message, from what was last seen: per Pi-hole its state,
 /// availability, statistics, groups, updates and diagnostics; over all of them the aggregate

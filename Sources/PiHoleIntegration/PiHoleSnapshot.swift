@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleAPI
 
 /// What the bridge last saw of one Pi-hole; published retained at `base/pihole/<id>`.

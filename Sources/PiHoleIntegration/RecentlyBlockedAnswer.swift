@@ -1,5 +1,9 @@
 import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleAPI
 
 /// The answer to `recently_blocked/get`: each blocked domain once, newest first, with how often

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Control and observation of the query log, gravity, groups, sessions and actions.
 /// Everything goes through the simulator's one lock.

@@ -1,4 +1,9 @@
+import NIOConcurrencyHelpers
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The time source of a ``PiHoleSimulator``: session expiry, login rate limiting and the
 /// blocking countdown all read it.
@@ -40,10 +45,10 @@ public final class PiHoleSimulatorManualClock: Sendable {
     }
 }
 
-/// A value behind a lock (Foundation's `NSLock`, available on every platform we target).
+/// A value behind a lock.
 final class Locked<Value>: @unchecked Sendable {
     private var value: Value
-    private let lock = NSLock()
+    private let lock = NIOLock()
 
     init(_ value: Value) { self.value = value }
 

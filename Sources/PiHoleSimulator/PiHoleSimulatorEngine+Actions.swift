@@ -1,5 +1,9 @@
 import JSONDocument
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `/api/action/gravity`, `/api/action/restartdns`, `/api/action/flush/logs` (POST only).
 extension PiHoleSimulatorEngine {

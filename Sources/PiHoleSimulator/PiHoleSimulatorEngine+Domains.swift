@@ -1,5 +1,9 @@
 import JSONDocument
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension PiHoleSimulatorEngine {
     static let lists: Set<String> = ["allow", "deny"]

@@ -1,5 +1,9 @@
 import JSONDocument
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `/api/groups[/{name}]`: GET lists, PUT replaces (or creates) as FTL's gravity database does.
 extension PiHoleSimulatorEngine {

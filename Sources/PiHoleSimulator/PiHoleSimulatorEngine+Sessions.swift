@@ -1,5 +1,9 @@
 import JSONDocument
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `/api/auth/sessions` and the configuration the sessions depend on (`/api/config/…`).
 extension PiHoleSimulatorEngine {

@@ -1,5 +1,9 @@
 import JSONDocument
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `/api/stats/summary` and `/api/queries`, computed from the simulator's query log.
 extension PiHoleSimulatorEngine {
@@ -95,7 +99,7 @@ extension PiHoleSimulatorEngine {
         }
         var rest = Substring(text.dropFirst(parts[0].count).dropLast(parts[parts.count - 1].count))
         for middle in parts.dropFirst().dropLast() where !middle.isEmpty {
-            guard let found = rest.range(of: middle) else { return false }
+            guard let found = rest.firstRange(of: middle) else { return false }
             rest = rest[found.upperBound...]
         }
         return true

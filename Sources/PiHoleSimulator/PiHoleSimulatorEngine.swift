@@ -1,5 +1,9 @@
 import JSONDocument
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A response the engine decided on, before it becomes an HTTP response.
 struct SimulatedResponse: Sendable {

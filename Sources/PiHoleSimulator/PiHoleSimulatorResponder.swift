@@ -1,4 +1,9 @@
+import PlainText
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Hummingbird
 import NIOCore
 
@@ -19,7 +24,7 @@ struct PiHoleSimulatorResponder: HTTPResponder {
         let simulated = SimulatedRequest(
             method: request.method.rawValue,
             segments: recorded.path.split(separator: "/", omittingEmptySubsequences: true).map {
-                String($0).removingPercentEncoding ?? String($0)
+                String($0).percentDecoded ?? String($0)
             },
             queryItems: Self.parseQuery(recorded.query),
             headers: recorded.headers,
@@ -93,7 +98,7 @@ struct PiHoleSimulatorResponder: HTTPResponder {
         var items: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+                String($0).replacing("+", with: " ").percentDecoded ?? String($0)
             }
             guard let key = parts.first else { continue }
             items[key] = parts.count > 1 ? parts[1] : ""

@@ -1,5 +1,9 @@
 import SimulatorSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Blocking state as the simulator keeps it (the API reports it as a string).
 public enum PiHoleBlockingState: String, Sendable, Equatable {

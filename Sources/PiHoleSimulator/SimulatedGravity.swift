@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Gravity as the simulator keeps it: the blocklist's size and age, how a run goes, and
 /// how many runs started and ended.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A group of the gravity database, as `PiHoleSimulator.group(named:)` shows it.
 public struct SimulatedGroup: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A DNS query for the simulator's query log (`PiHoleSimulator.recordQueries(_:)`).
 public struct SimulatedQuery: Sendable, Equatable {

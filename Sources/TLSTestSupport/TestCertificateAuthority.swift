@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A private certificate authority made at test time with the `openssl` CLI, and the server and
 /// client certificates it signs: for a TLS broker listener, its clients, and the ones it must refuse.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PiHoleSimulator
 import PlainText
 
@@ -31,12 +35,16 @@ struct PiHoleDemoUpstream: DemoUpstream {
         simulator.setGravity(domains: 152_364, lastUpdate: Date().addingTimeInterval(-6 * 3600))
         let now = Date()
         let blocked = ["ads.example", "tracker.example", "cdn.shop.example"]
-        simulator.recordQueries((0..<60).map { index in
-            SimulatedQuery(
-                time: now.addingTimeInterval(-Double(index) * 20), domain: index % 3 == 0 ? blocked[index / 3 % 3] : "site\(index % 7).example",
-                clientIP: "192.168.1.\(20 + index % 4)", clientName: index % 4 == 0 ? "tablet" : nil,
-                status: index % 3 == 0 ? "GRAVITY" : index % 2 == 0 ? "CACHE" : "FORWARDED")
-        })
+        var queries: [SimulatedQuery] = []
+        for index in 0..<60 {
+            let isBlocked = index % 3 == 0
+            let domain = isBlocked ? blocked[index / 3 % 3] : "site\(index % 7).example"
+            let status = isBlocked ? "GRAVITY" : index % 2 == 0 ? "CACHE" : "FORWARDED"
+            queries.append(SimulatedQuery(
+                time: now.addingTimeInterval(-Double(index) * 20), domain: domain, clientIP: "192.168.1.\(20 + index % 4)",
+                clientName: index % 4 == 0 ? "tablet" : nil, status: status))
+        }
+        simulator.recordQueries(queries)
     }
 }
 
