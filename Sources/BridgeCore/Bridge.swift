@@ -38,16 +38,25 @@ public final class Bridge: Service {
     private var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
 
     public func run() async throws {
-        for integration in integrations { try await integration.checkConfigurationWithUpstream() }
-        client.start()
+        // Whichever way it ends, the integrations are shut down: what they opened (a session, an
+        // HTTP client) is released, also when the start fails half-way.
         do {
-            // A bridge still waiting for its broker stops when told to, as one that is online does.
-            try await cancelWhenGracefulShutdown { try await self.waitForBroker() }
+            try await serve()
         } catch is CancellationError {
             logger.info("shut down before the MQTT broker answered")
-            await client.disconnect()
-            return
+        } catch {
+            await stop()
+            throw error
         }
+        await stop()
+    }
+
+    /// Connects, announces itself and runs everything until a graceful shutdown.
+    private func serve() async throws {
+        for integration in integrations { try await integration.checkConfigurationWithUpstream() }
+        client.start()
+        // A bridge still waiting for its broker stops when told to, as one that is online does.
+        try await cancelWhenGracefulShutdown { try await self.waitForBroker() }
 
         let responder = CommandResponder(client: client, logger: logger)
         let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery() : nil
@@ -88,7 +97,6 @@ public final class Bridge: Service {
             try? await gracefulShutdown()
             group.cancelAll()
         }
-        await stop()
     }
 
     /// Retries until the broker accepts us: a bridge started before its broker (a common

@@ -19,6 +19,9 @@ actor UniFiController {
     /// Set after a TLS failure, which may be a changed certificate: the next request probes and
     /// checks the pin again rather than failing the same way forever.
     private var reconnectNeeded = false
+    /// Set by `shutdown`: a connection still being made (the actor is re-entered at each await)
+    /// must not be kept afterwards, or its HTTP client is never shut down.
+    private var isShutDown = false
     private(set) var status = ControllerStatus()
 
     struct ControllerStatus: Sendable, Equatable {
@@ -104,8 +107,10 @@ actor UniFiController {
     }
 
     func shutdown() async {
-        try? await connected?.http.shutdown()
+        isShutDown = true
+        let http = connected?.http
         connected = nil
+        try? await http?.shutdown()
     }
 
     private func connection() async throws -> (UniFiClient, UniFiSite) {
@@ -115,6 +120,7 @@ actor UniFiController {
             try? await stale.http.shutdown()
         }
         if let connected { return (connected.api, connected.site) }
+        guard !isShutDown else { throw CancellationError() }
         let http = try await UniFiClient.makeHTTPClient(for: configuration.connection)
         let api = UniFiClient(connection: configuration.connection, httpClient: http, logger: logger)
         let info: UniFiInfo, site: UniFiSite
@@ -124,6 +130,10 @@ actor UniFiController {
         } catch {
             try? await http.shutdown()
             throw error
+        }
+        if isShutDown {
+            try? await http.shutdown()
+            throw CancellationError()
         }
         // Another caller may have connected while this one waited: keep one client.
         if let connected {

@@ -93,7 +93,15 @@ final class MosquittoHandle: @unchecked Sendable {
 
     func reconnect() -> Int32 { mosquitto_reconnect(raw) }
 
-    func loop(timeoutMilliseconds: Int32) -> Int32 { mosquitto_loop(raw, timeoutMilliseconds, 1) }
+    /// One turn of the network loop. `mosquitto_loop` waits with select(2), which cannot watch a
+    /// descriptor numbered 1024 (FD_SETSIZE) or above: it refuses with MOSQ_ERR_INVAL, every turn,
+    /// and a connection made there never sends its CONNECT. A process with many descriptors open
+    /// (the test suite running in parallel was one) gets there: then `pollLoop` does the turn.
+    func loop(timeoutMilliseconds: Int32) -> Int32 {
+        let rc = mosquitto_loop(raw, timeoutMilliseconds, 1)
+        guard rc == MOSQ_ERR_INVAL.rawValue else { return rc }
+        return pollLoop(timeoutMilliseconds: timeoutMilliseconds)
+    }
 
     func disconnect() -> Int32 { mosquitto_disconnect(raw) }
 

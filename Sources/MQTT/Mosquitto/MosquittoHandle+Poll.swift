@@ -1,0 +1,32 @@
+import CMosquitto
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension MosquittoHandle {
+    /// A turn of the network loop with poll(2), which takes any descriptor: libmosquitto's
+    /// read, write and housekeeping steps driven by hand (its documented "external loop").
+    ///
+    /// `mosquitto_loop` also wakes when another thread queues a packet (through a socket pair of
+    /// its own, which the API does not expose); this poll cannot, so it waits at most 10 ms and
+    /// writes whatever was queued meanwhile before it returns.
+    func pollLoop(timeoutMilliseconds: Int32) -> Int32 {
+        let socket = mosquitto_socket(raw)
+        guard socket >= 0 else { return MOSQ_ERR_NO_CONN.rawValue }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        if mosquitto_want_write(raw) { descriptor.events |= Int16(POLLOUT) }
+        let ready = poll(&descriptor, 1, min(timeoutMilliseconds, 10))
+        if ready < 0 { return errno == EINTR ? MOSQ_ERR_SUCCESS.rawValue : MOSQ_ERR_ERRNO.rawValue }
+        if descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            let rc = mosquitto_loop_read(raw, 1)
+            if rc != MOSQ_ERR_SUCCESS.rawValue { return rc }
+        }
+        if mosquitto_want_write(raw) {
+            let rc = mosquitto_loop_write(raw, 1)
+            if rc != MOSQ_ERR_SUCCESS.rawValue { return rc }
+        }
+        return mosquitto_loop_misc(raw)
+    }
+}
