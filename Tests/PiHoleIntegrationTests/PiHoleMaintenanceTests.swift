@@ -13,9 +13,9 @@ import Testing
     @Test func gravityIsAnsweredWhenItHasFinishedAndHoldsBackNoPause() async throws {
         try await PiHoleFixture.run { fixture, observer in
             let simulator = fixture["main"]
-            simulator.setGravityRun(duration: .seconds(3))
+            simulator.setGravityRun(duration: .seconds(8))
             async let gravity = observer.command("home/pihole/main/action/gravity", "", timeout: .seconds(30))
-            try await waitUntil("gravity runs") { simulator.isGravityRunning }
+            try await waitUntil("gravity runs", timeout: .seconds(20)) { simulator.isGravityRunning }
             let pause = try await observer.command("home/pihole/main/pause", "30")
             #expect(pause["status"] == "ok")
             #expect(simulator.isGravityRunning, "the pause was answered while gravity still ran")
