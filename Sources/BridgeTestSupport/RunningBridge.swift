@@ -101,12 +101,12 @@ public struct Observer: Sendable {
     }
 
     /// Sends a command with an MQTT 5 response topic of its own and returns the parsed answer.
-    public func command(_ topic: String, _ payload: String = "", timeout: Duration = .seconds(10)) async throws -> JSONValue {
+    public func command(_ topic: String, _ payload: String = "", timeout: Duration = .seconds(20)) async throws -> JSONValue {
         try await command(topic, bytes: Array(payload.utf8), timeout: timeout)
     }
 
     /// As above, with any bytes as the payload (invalid UTF-8 included).
-    public func command(_ topic: String, bytes: [UInt8], timeout: Duration = .seconds(10)) async throws -> JSONValue {
+    public func command(_ topic: String, bytes: [UInt8], timeout: Duration = .seconds(20)) async throws -> JSONValue {
         let replyTopic = "\(Self.replies)/\(UUID().uuidString)"
         let properties = MQTTProperties(responseTopic: replyTopic, correlationData: Array(replyTopic.utf8))
         try await client.publish(topic, payload: bytes, qos: .atLeastOnce, properties: properties)
