@@ -60,9 +60,7 @@ public final class MQTTClient: Sendable {
         }
         guard shouldStart, !core.stop.isStopped else { return }
         let loop = NetworkLoop(handle: handle, core: core, configuration: configuration)
-        // A serial queue of its own: libdispatch gives it a thread for as long as the loop runs
-        // (Foundation's Thread would link the full Foundation, and ICU's data, into the binary).
-        DispatchQueue(label: "mqtt-\(configuration.clientID)").async { loop.run() }
+        startThread { loop.run() }
     }
 
     /// Waits until the broker has accepted the connection. Throws `.timeout` (with the last connect
