@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import MQTT
 import ServiceLifecycle
+import Synchronization
 
 /// The bridge: connects to the broker, announces itself, runs the integrations, routes their
 /// commands and, on graceful shutdown, stops them before it says `offline` and disconnects.
@@ -20,6 +21,9 @@ public final class Bridge: Service {
     private let metrics: BridgeMetrics
     private let timers: TimerStore
     private let startedAt = ContinuousClock.now
+    /// Messages the dispatcher is done with (routed, or answered itself): see `readEveryCommand`.
+    private let messagesHandled = Atomic<Int>(0)
+    private let isStopping = Atomic<Bool>(false)
 
     public init(
         configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger
@@ -44,14 +48,14 @@ public final class Bridge: Service {
             try await serve()
         } catch is CancellationError {
             logger.info("shut down before the MQTT broker answered")
+            await stop()
         } catch {
             await stop()
             throw error
         }
-        await stop()
     }
 
-    /// Connects, announces itself and runs everything until a graceful shutdown.
+    /// Connects, announces itself and runs everything until a graceful shutdown, then stops.
     private func serve() async throws {
         for integration in integrations { try await integration.checkConfigurationWithUpstream() }
         client.start()
@@ -86,16 +90,23 @@ public final class Bridge: Service {
         await discovery?.publishAll()
         logger.info("bridge online", metadata: ["base_topic": "\(topics.base)", "integrations": "\(integrations.map(\.name))"])
 
-        await withDiscardingTaskGroup { group in
-            for queue in queues {
-                group.addTask { await queue.integration.run(context: queue.context) }
-                group.addTask { await queue.run() }
+        // Three layers, each outliving the one inside it. At a graceful shutdown the polls stop;
+        // then the queues close and answer what they hold; the dispatcher goes on reading to the
+        // end of the broker connection, answering every command still delivered "shutting down".
+        await withDiscardingTaskGroup { reading in
+            reading.addTask { await self.dispatch(queues: queues, discovery: discovery) }
+            await withDiscardingTaskGroup { commands in
+                for queue in queues { commands.addTask { await queue.run() } }
+                await withDiscardingTaskGroup { polling in
+                    for queue in queues { polling.addTask { await queue.integration.run(context: queue.context) } }
+                    polling.addTask { await self.publishHealthEveryMinute() }
+                    polling.addTask { await self.recordConnectionChanges() }
+                    try? await gracefulShutdown()
+                    polling.cancelAll()
+                }
+                for queue in queues { queue.close() }
             }
-            group.addTask { await self.dispatch(queues: queues, discovery: discovery) }
-            group.addTask { await self.publishHealthEveryMinute() }
-            group.addTask { await self.recordConnectionChanges() }
-            try? await gracefulShutdown()
-            group.cancelAll()
+            await stop(readingEveryCommand: true)
         }
     }
 
@@ -129,26 +140,49 @@ public final class Bridge: Service {
 
     private func dispatch(queues: [CommandQueue], discovery: DiscoveryPublisher?) async {
         for await message in client.messages {
-            if let discovery, await discovery.handle(message) { continue }
-            if message.topic == topics.state {
-                // A replica that went away (its last will, or its shutdown) said the bridge is
-                // offline; this one still serves every command, so it says online again.
-                if hasReplicas, message.payloadString == BridgeTopics.offline {
-                    try? await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
-                }
-                continue
-            }
-            guard let queue = queues.first(where: { $0.accepts(message.topic) }) else {
-                logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])
-                continue
-            }
-            queue.enqueue(message)
+            await route(message, queues: queues, discovery: discovery)
+            messagesHandled.add(1, ordering: .releasing)
         }
+    }
+
+    private func route(_ message: MQTTMessage, queues: [CommandQueue], discovery: DiscoveryPublisher?) async {
+        if let discovery, await discovery.handle(message) { return }
+        if message.topic == topics.state {
+            // A replica that went away (its last will, or its shutdown) said the bridge is
+            // offline; this one still serves every command, so it says online again (not the
+            // `offline` it published itself when stopping).
+            if hasReplicas, message.payloadString == BridgeTopics.offline, !isStopping.load(ordering: .acquiring) {
+                try? await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
+            }
+            return
+        }
+        if let queue = queues.first(where: { $0.accepts(message.topic) }) {
+            await queue.enqueue(message)
+        } else {
+            logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])
+        }
+    }
+
+    /// The client stops reading, so nothing more is acknowledged; then the dispatcher handles every
+    /// message that was, and its answers are queued before the disconnect. What the broker sends
+    /// from now on waits in the session for the next start. Bounded: a second at most.
+    private func readEveryCommand() async {
+        await client.stopReceiving()
+        let delivered = client.messagesReceived
+        let deadline = ContinuousClock.now + .seconds(1)
+        while messagesHandled.load(ordering: .acquiring) < delivered, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        let unread = delivered - messagesHandled.load(ordering: .acquiring)
+        if unread > 0 { logger.warning("messages left unread at shutdown", metadata: ["count": "\(unread)"]) }
     }
 
     /// Integrations first (so they can log out upstream), then `offline`, then a clean disconnect:
     /// all bounded, so the process exits well within the 5 s a supervisor allows.
-    private func stop() async {
+    /// `readingEveryCommand`: the dispatcher runs, and the commands delivered until `offline` are
+    /// answered before the disconnect.
+    private func stop(readingEveryCommand: Bool = false) async {
+        isStopping.store(true, ordering: .releasing)
         logger.info("shutting down")
         let integrations = integrations
         let finished: Void? = await withTimeLimit(.seconds(3)) {
@@ -161,6 +195,7 @@ public final class Bridge: Service {
         _ = await withTimeLimit(.seconds(1)) {
             try? await client.publish(state, payload: Array(BridgeTopics.offline.utf8), qos: .atLeastOnce, retain: true)
         }
+        if readingEveryCommand { await readEveryCommand() }
         await client.disconnect()
         logger.info("bridge offline")
     }

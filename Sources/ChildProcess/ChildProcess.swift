@@ -26,6 +26,41 @@ public final class ChildProcess: Sendable {
         path: String, arguments: [String], environment: [String: String]? = nil,
         logPath: String, errorPath: String? = nil, ownProcessGroup: Bool = false
     ) throws {
+        // posix_spawn of a missing executable succeeds when `setpriv` is what it starts: say so here.
+        guard access(path, X_OK) == 0 else {
+            throw ChildProcessError("cannot start \(path): \(String(cString: strerror(errno)))")
+        }
+        let spawned = Self.onSpawningThread {
+            Self.spawn(
+                argv: Self.diesWithParent(path, arguments), environment: environment, logPath: logPath, errorPath: errorPath,
+                ownProcessGroup: ownProcessGroup)
+        }
+        pid = try spawned.get()
+    }
+
+    /// The command line that starts `path` so that it gets SIGTERM when this process dies, however
+    /// it dies (a test run killed by its time limit, `kill -9` of the demo): no broker or bridge is
+    /// left behind. `setpriv` (util-linux, essential on Debian) sets `PR_SET_PDEATHSIG` and execs
+    /// the command in the same process; where it is missing, the child is started as it is.
+    private static func diesWithParent(_ path: String, _ arguments: [String]) -> [String] {
+        let setpriv = "/usr/bin/setpriv"
+        guard access(setpriv, X_OK) == 0 else { return [path] + arguments }
+        return [setpriv, "--pdeathsig", "TERM", "--", path] + arguments
+    }
+
+    #if canImport(Glibc)
+    private static func onSpawningThread(_ spawn: @escaping @Sendable () -> Result<pid_t, ChildProcessError>) -> Result<pid_t, ChildProcessError> {
+        SpawningThread.shared.run(spawn)
+    }
+    #else
+    private static func onSpawningThread(_ spawn: () -> Result<pid_t, ChildProcessError>) -> Result<pid_t, ChildProcessError> {
+        spawn()
+    }
+    #endif
+
+    private static func spawn(
+        argv arguments: [String], environment: [String: String]?, logPath: String, errorPath: String?, ownProcessGroup: Bool
+    ) -> Result<pid_t, ChildProcessError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -57,15 +92,16 @@ public final class ChildProcess: Sendable {
         }
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { for pointer in envp ?? [] { free(pointer) } }
         var child: pid_t = 0
+        let path = arguments[0]
         let rc = envp.map { posix_spawn(&child, path, &actions, &attributes, argv, $0) }
             ?? posix_spawn(&child, path, &actions, &attributes, argv, environ)
-        guard rc == 0 else { throw ChildProcessError("posix_spawn \(path) failed: \(String(cString: strerror(rc)))") }
-        pid = child
+        guard rc == 0 else { return .failure(ChildProcessError("posix_spawn \(path) failed: \(String(cString: strerror(rc)))")) }
+        return .success(child)
     }
 
     /// Non-blocking: true while the child has not exited. Reaps it once it has.

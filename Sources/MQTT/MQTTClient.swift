@@ -42,6 +42,10 @@ public final class MQTTClient: Sendable {
     /// Incoming messages on subscribed filters. Single consumer; finishes after `disconnect()`.
     public var messages: AsyncStream<MQTTMessage> { core.messages }
 
+    /// How many messages `messages` has been handed so far: a consumer that has read this many
+    /// has read everything the broker delivered until now.
+    public var messagesReceived: Int { core.received.load(ordering: .acquiring) }
+
     /// Connection changes. Single consumer; finishes after `disconnect()`.
     public var connectionEvents: AsyncStream<MQTTConnectionEvent> { core.events }
 
@@ -129,8 +133,11 @@ public final class MQTTClient: Sendable {
             _ = try handle.publish(topic: topic, payload: payload, qos: qos, retain: retain, properties: properties)
         } else {
             _ = try await withCheckedThrowingContinuation { continuation in
-                core.pending.register(.publish, continuation) { () throws(MQTTError) in
-                    try handle.publish(topic: topic, payload: payload, qos: qos, retain: retain, properties: properties)
+                // Unacknowledged once receiving stops: acknowledgements are no longer read, and
+                // libmosquitto would hold back QoS 1 publishes beyond the broker's Receive Maximum.
+                core.pending.registerPublish(continuation) { acknowledged throws(MQTTError) in
+                    try handle.publish(
+                        topic: topic, payload: payload, qos: acknowledged ? qos : .atMostOnce, retain: retain, properties: properties)
                 }
             }
         }
@@ -174,6 +181,28 @@ public final class MQTTClient: Sendable {
             }
         } catch let error as MQTTError where error.code == .notConnected {
             return
+        }
+    }
+
+    /// Reads nothing more from the broker, and so acknowledges nothing more: with a persistent
+    /// session, whatever the broker sends from now on waits there for the next connection. For a
+    /// consumer that must answer every message it acknowledged before it disconnects.
+    ///
+    /// Publishing goes on, at QoS 0 from the call on. The publishes already waiting for their
+    /// acknowledgement get it first (reading goes on until then, a second at most); then the
+    /// network thread does its last read (within one loop timeout, 100 ms) and this returns:
+    /// `messagesReceived` is final.
+    public func stopReceiving() async {
+        core.pending.stopAcknowledgedPublishes()
+        await waitAtMostOneSecond { !core.pending.hasPublishWaiters }
+        core.state.withLock { $0.receivingStopRequested = true }
+        await waitAtMostOneSecond { core.state.withLock { $0.receivingStopped || !$0.isConnected || $0.threadFinished } }
+    }
+
+    private func waitAtMostOneSecond(until done: () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while !done(), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
         }
     }
 

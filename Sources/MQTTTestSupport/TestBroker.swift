@@ -95,7 +95,9 @@ public final class TestBroker: Sendable {
     }
 
     private static func launch(port: Int, directory: URL, extraConfig: String, attempt: Int) async throws -> ChildProcess {
-        var lines = ["listener \(port) 127.0.0.1", "persistence false", "log_dest stderr", "log_type all"]
+        // `user root`: run by root, mosquitto would switch users and so lose the parent-death
+        // signal that stops it when a test run is killed (see `ChildProcess`); a no-op otherwise.
+        var lines = ["listener \(port) 127.0.0.1", "persistence false", "log_dest stderr", "log_type all", "user root"]
         if !extraConfig.contains("allow_anonymous") { lines.append("allow_anonymous true") }
         lines.append(extraConfig)
         let configURL = directory.appendingPathComponent("mosquitto-\(port).conf")

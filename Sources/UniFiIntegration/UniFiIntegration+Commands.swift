@@ -37,7 +37,7 @@ extension UniFiIntegration {
     }
 
     private func set(keyOrID: String, _ command: SwitchCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue {
-        guard let (controllerID, key, rule) = registry.withLock({ $0.find(keyOrID) }) else {
+        guard let (controllerID, key, rule) = await findReadingAgainIfUnknown(keyOrID) else {
             throw CommandError("unknown rule '\(keyOrID.prefix(80))' (managed: \(registry.withLock(\.keyList)))")
         }
         guard rule.isEditable else {
@@ -66,6 +66,16 @@ extension UniFiIntegration {
             publishRequest.signal()
             throw CommandError("\(controllerID): \(error)")
         }
+    }
+
+    /// A rule not known yet may be one made on the console since the last read, or the bridge has
+    /// not read its consoles yet (a command the broker kept while the bridge was away arrives
+    /// first thing at its start): read them now rather than refuse it.
+    private func findReadingAgainIfUnknown(_ keyOrID: String) async -> (controller: String, key: String, rule: UniFiRule)? {
+        if let found = registry.withLock({ $0.find(keyOrID) }) { return found }
+        await refreshAll()
+        register(await statuses())
+        return registry.withLock { $0.find(keyOrID) }
     }
 
     /// Carries out a timed command's promise. The rule is set to the state it had before even if

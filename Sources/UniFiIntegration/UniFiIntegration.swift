@@ -74,8 +74,7 @@ final class UniFiIntegration: Integration {
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
         await context.publishWhenAsked(publishRequest) {
-            var statuses: [(id: String, status: UniFiController.ControllerStatus)] = []
-            for controller in controllers { statuses.append((controller.id, await controller.status)) }
+            let statuses = await statuses()
             let managed = updateRegistry(statuses, context: context)
             // Until every console has been read once, the rules of one that was down at start
             // are unknown: reporting entities then would remove theirs from Home Assistant.
@@ -85,14 +84,23 @@ final class UniFiIntegration: Integration {
         }
     }
 
+    func statuses() async -> [(id: String, status: UniFiController.ControllerStatus)] {
+        var statuses: [(id: String, status: UniFiController.ControllerStatus)] = []
+        for controller in controllers { statuses.append((controller.id, await controller.status)) }
+        return statuses
+    }
+
+    /// The rules read, as the registry commands find them in.
+    func register(_ statuses: [(id: String, status: UniFiController.ControllerStatus)]) {
+        let read = statuses.flatMap { id, status in status.rules.map { (controller: id, rule: $0) } }
+        registry.withLock { $0.update(read) }
+    }
+
     private func updateRegistry(
         _ statuses: [(id: String, status: UniFiController.ControllerStatus)], context: IntegrationContext
     ) -> [ManagedRule] {
-        let read = statuses.flatMap { id, status in status.rules.map { (controller: id, rule: $0) } }
-        let rules = registry.withLock { registry in
-            registry.update(read)
-            return registry.rules
-        }
+        register(statuses)
+        let rules = registry.withLock(\.rules)
         let readAt = statuses.reduce(into: [String: Date]()) { $0.merge($1.status.readAt) { first, _ in first } }
         return rules.map { controller, key, rule in
             ManagedRule(

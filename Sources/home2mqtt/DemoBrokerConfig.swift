@@ -38,6 +38,11 @@ enum DemoBrokerConfig {
     /// The file's text with its `listener` line moved to `bindAddress:port`: the file stays
     /// runnable on its own (`mosquitto -c broker-config/demo.conf`), the demo only picks the port,
     /// and the broker it starts never listens beyond loopback whatever the file says.
+    /// Started by root, mosquitto would switch to its own user; a process that changes its user
+    /// loses its parent-death signal, and would outlive a demo killed outright (see
+    /// `ChildProcess`). As `root`, it keeps the user the demo has (for anyone but root it is a no-op).
+    static let keepTheDemosUser = "user root"
+
     static func render(file: String, port: Int, bindAddress: String) throws -> String {
         let text: String
         do {
@@ -53,6 +58,7 @@ enum DemoBrokerConfig {
         case 1: lines[listeners[0]] = listener
         default: throw DemoError("\(file) has \(listeners.count) listener lines; the demo's broker needs exactly one (it sets its port)")
         }
+        lines.append(keepTheDemosUser)
         return lines.joined(separator: "\n")
     }
 }

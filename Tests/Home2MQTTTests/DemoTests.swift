@@ -45,6 +45,23 @@ import Testing
         for pid in brokers { #expect(!DemoProcess.exists(pid), "mosquitto \(pid) is still running") }
     }
 
+    /// Killed outright (`kill -9`, the OOM killer, a test run's time limit), the demo cannot stop
+    /// its broker: the broker must go by itself, not keep the port for ever.
+    @Test func aKilledDemoLeavesNoBrokerBehind() async throws {
+        let port = try LoopbackPort.free()
+        let demo = try DemoProcess(["demo", "--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
+        defer { demo.kill() }
+        try await demo.waitUntilReady()
+        let brokers = demo.children(named: "mosquitto")
+        #expect(brokers.count == 1, "the demo should have started one mosquitto, it has children \(brokers)")
+
+        demo.process.child.terminate(signal: SIGKILL)
+        try await waitUntil("the demo's mosquitto gone after the demo was killed", timeout: .seconds(10)) {
+            brokers.allSatisfy { !DemoProcess.exists($0) }
+        }
+        #expect(!LoopbackPort.accepts(port: port))
+    }
+
     @Test func aBrokerAlreadyRunningIsUsedAndLeftRunning() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }

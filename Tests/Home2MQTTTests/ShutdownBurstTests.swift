@@ -69,4 +69,68 @@ import Testing
             }
         }
     }
+
+    /// How many commands go out around the signal: half before it, half while the bridge stops.
+    static let aroundTheSignal = 300
+
+    /// Commands still on their way when SIGTERM comes: each is answered exactly once, by this
+    /// bridge (carried out, refused as busy, or "shutting down") or, when the broker still held
+    /// it, by the next start, from the persistent session. None is lost, none answered twice.
+    @Test func commandsArrivingAroundTheSignalAreAnsweredOnceByThisBridgeOrTheNext() async throws {
+        try await AllUpstreams.run { upstreams in
+            let config = try upstreams.configFile()
+            let first = try BridgeProcess(["run", "--config", config])
+            defer { first.child.terminate(signal: SIGKILL) }
+            try await Observer.watching(upstreams.broker, subscribe: ["home/#"]) { observer in
+                try await AllUpstreams.waitUntilServing(observer)
+                let burst = CommandBurst(observer)
+                let commands = [
+                    ("home/reef/outlet/heater/set", "ON"), ("home/unifi/rule/downtime-emma/set", "OFF"), ("home/pihole/main/pause", "30"),
+                ]
+                for index in 0..<Self.aroundTheSignal {
+                    if index == Self.aroundTheSignal / 2 { first.signal(SIGTERM) }
+                    let (topic, payload) = commands[index % commands.count]
+                    try await burst.send(topic, payload)
+                }
+                let result = try await first.finish(timeout: .seconds(20))
+                #expect(result.status == 0, "\(result.stderr)")
+                let refusedAtShutdown = burst.answered().filter { $0.answers.first?["error"]?.stringValue == "the bridge is shutting down" }
+
+                let second = try BridgeProcess(["run", "--config", config])
+                defer { second.child.terminate(signal: SIGKILL) }
+                do {
+                    try await waitUntil("every command answered", timeout: .seconds(30)) { burst.answeredCount == burst.sent.count }
+                } catch {
+                    let answered = burst.answered()
+                    let unanswered = answered.indices.filter { answered[$0].answers.isEmpty }
+                    let secondLog = (try? String(contentsOfFile: second.stderrPath, encoding: .utf8)) ?? ""
+                    Issue.record("""
+                        unanswered: commands \(unanswered) of \(burst.sent.count) (the signal came before \(Self.aroundTheSignal / 2))
+                        the first bridge's warnings and MQTT lines: \(warningsAndMQTT(result.stderr))
+                        the second's: \(warningsAndMQTT(secondLog))
+                        the broker's last lines: \(upstreams.broker.log().split(separator: "\n").suffix(40).joined(separator: "\n"))
+                        """)
+                    throw error
+                }
+                // Time for a second answer to any of them to arrive, were one to be sent.
+                try await Task.sleep(for: .milliseconds(500))
+                for (command, answers) in burst.answered() where answers.count != 1 {
+                    Issue.record("\(command.topic) \(command.payload) has \(answers.count) answers: \(answers)")
+                }
+                // Carried out, or refused only for the two reasons a burst and a shutdown give: the
+                // next start carries out what the session kept, it does not refuse it.
+                let refusals = burst.answered().compactMap { $0.answers.first?["error"]?.stringValue }
+                #expect(refusals.allSatisfy { $0.hasPrefix("busy") || $0 == "the bridge is shutting down" }, "\(Set(refusals))")
+                // A clean DISCONNECT, not a reset: a socket closed with unread bytes in it resets, and
+                // the broker then drops the last answers written before it.
+                #expect(upstreams.broker.log().contains("Received DISCONNECT from home2mqtt"), "the first bridge did not say goodbye")
+                #expect(!result.stderr.contains("left unread"), "\(result.stderr.split(separator: "\n").filter { $0.contains("unread") })")
+                #expect(!refusedAtShutdown.isEmpty, "no command reached the first bridge while it stopped: the test tried nothing")
+            }
+        }
+    }
+}
+
+private func warningsAndMQTT(_ log: String) -> String {
+    log.split(separator: "\n").filter { $0.contains(" warning ") || $0.contains(" error ") || $0.contains("MQTT") }.joined(separator: "\n")
 }

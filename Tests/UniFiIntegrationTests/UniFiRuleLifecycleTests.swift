@@ -42,6 +42,24 @@ private typealias F = UniFiSimulatorFixtures
         }
     }
 
+    /// Made on the console a moment ago, not yet read by a poll: the command reads the console
+    /// again rather than refuse it (as it does for a command kept by the broker while the bridge
+    /// was away, which arrives before the first read).
+    @Test func aRuleMadeAMomentAgoCanBeSwitchedAtOnce() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge { observer in
+                _ = try await observer.latest("home/unifi/rule/downtime-emma")
+                let newID = "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d"
+                fixture.simulator.add(F.ipv4ACLRule(id: newID, name: "Downtime Noah", index: 6, enabled: false), to: .aclRules)
+                let answer = try await observer.command("home/unifi/rule/downtime-noah/set", "ON")
+                #expect(answer["status"] == "ok", "\(answer)")
+                #expect(fixture.simulator.rule(.aclRules, id: newID)?["enabled"] == true)
+                let unknown = try await observer.command("home/unifi/rule/downtime-nobody/set", "ON")
+                #expect(unknown["error"]?.stringValue?.hasPrefix("unknown rule 'downtime-nobody'") == true, "\(unknown)")
+            }
+        }
+    }
+
     @Test func aTimedChangeIsRestoredAlsoAcrossARestart() async throws {
         try await UniFiFixture.withSimulator { fixture in
             let stateDir = temporaryStateDirectory()

@@ -17,11 +17,19 @@ final class CommandQueue: Sendable {
     let timeLimit: Duration
     let metrics: BridgeMetrics
     private let retainedCommands = RetainedCommandLog()
-    private let lanes: Mutex<CommandLanes<Pending>>
-    /// What `run` is to do: start a command whose lanes were free, or answer one that cannot run.
+    /// `work` is fed under this lock, and closed under it: whatever was fed before the close is
+    /// read by `run`, whatever comes after is answered by whoever brought it.
+    private let intake: Mutex<Intake>
+    private struct Intake {
+        var lanes: CommandLanes<Pending>
+        var isClosed = false
+    }
+    /// What `run` is to do: start a command whose lanes were free, answer one that cannot run, or
+    /// stop what runs (the bridge is shutting down).
     private enum Work: Sendable {
         case start(Start)
         case answer(MQTTMessage, CommandResponse)
+        case close
     }
     private let work: AsyncStream<Work>
     private let workContinuation: AsyncStream<Work>.Continuation
@@ -43,7 +51,7 @@ final class CommandQueue: Sendable {
         self.responder = responder
         self.timeLimit = timeLimit
         self.metrics = metrics
-        lanes = Mutex(CommandLanes(capacity: Self.capacity))
+        intake = Mutex(Intake(lanes: CommandLanes(capacity: Self.capacity)))
         (work, workContinuation) = AsyncStream.makeStream()
     }
 
@@ -55,30 +63,49 @@ final class CommandQueue: Sendable {
         filters.contains { TopicFilter.matches($0, topic: topic) }
     }
 
-    /// Parses and queues a message, or has it answered at once when it cannot be queued. Never
-    /// waits: the answer is published by `run`, so a flood of refusals does not slow the intake
-    /// down to one broker acknowledgement at a time.
-    func enqueue(_ message: MQTTMessage) {
+    /// Parses and queues a message, or has it answered when it cannot be queued. Does not wait
+    /// while the queue is open: the answer is published by `run`, so a flood of refusals does not
+    /// slow the intake down to one broker acknowledgement at a time. Once it is closed, every
+    /// command is answered "shutting down" here, and this waits for the answer's publish.
+    func enqueue(_ message: MQTTMessage) async {
         guard let parsed = CommandRequest.parse(message, below: context.topics.root) else {
             retainedCommands.ignore(message, logger: context.logger)
             return
         }
         metrics.commandReceived(integration: integration.name, command: commandName(message))
-        switch parsed {
-        case .failure(let error):
-            workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: nil)))
-        case .success(let command):
-            let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
-            let pending: Pending = (command, message, expiresAt)
-            switch lanes.withLock({ $0.admit(pending, lanes: integration.lanes(for: command)) }) {
-            case .start(let ticket):
-                workContinuation.yield(.start((ticket, pending)))
-            case .queued:
-                break
-            case .refused:
-                let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
-                workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction)))
+        let lanes = (try? parsed.get()).map { integration.lanes(for: $0) } ?? []
+        let refusedAfterClose: CommandResponse? = intake.withLock { intake in
+            guard !intake.isClosed else {
+                return CommandResponse(result: .failure(Self.shuttingDown), transaction: (try? parsed.get())?.transaction)
             }
+            switch parsed {
+            case .failure(let error):
+                workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: nil)))
+            case .success(let command):
+                let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
+                let pending: Pending = (command, message, expiresAt)
+                switch intake.lanes.admit(pending, lanes: lanes) {
+                case .start(let ticket):
+                    workContinuation.yield(.start((ticket, pending)))
+                case .queued:
+                    break
+                case .refused:
+                    let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
+                    workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction)))
+                }
+            }
+            return nil
+        }
+        if let refusedAfterClose { await answer(message, refusedAfterClose) }
+    }
+
+    /// The bridge is shutting down: the commands running now are stopped and answered, those
+    /// waiting are answered without being started, and `run` returns once all are answered.
+    func close() {
+        intake.withLock { intake in
+            intake.isClosed = true
+            workContinuation.yield(.close)
+            workContinuation.finish()
         }
     }
 
@@ -94,25 +121,36 @@ final class CommandQueue: Sendable {
         String(message.topic.dropFirst(context.topics.root.count + 1))
     }
 
+    /// Until `close()`, and then until every command it was handed is answered. Its reading of
+    /// `work` is never cancelled: a cancelled read would drop what waits in the stream unanswered.
     func run() async {
         await withDiscardingTaskGroup { group in
             for await item in work {
                 switch item {
                 case .start(let first):
-                    group.addTask {
-                        var next: Start? = first
-                        while let (ticket, pending) = next {
-                            await self.carryOut(pending)
-                            // This task goes on with the first command its end let start; any other starts on its own.
-                            let starting = self.lanes.withLock { $0.finished(ticket) }
-                            for other in starting.dropFirst() { self.workContinuation.yield(.start(other)) }
-                            next = starting.first
-                        }
-                    }
+                    group.addTask { await self.carryOut(startingWith: first) }
                 case .answer(let message, let response):
                     group.addTask { await self.answer(message, response) }
+                case .close:
+                    // What runs is cancelled; what starts from here on starts cancelled and is refused.
+                    group.cancelAll()
                 }
             }
+        }
+    }
+
+    /// Carries out `first`, then the first command its end lets start, and so on; any other
+    /// command an end lets start runs in a task of its own, or here once `work` is closed.
+    private func carryOut(startingWith first: Start) async {
+        var next: [Start] = [first]
+        while !next.isEmpty {
+            let (ticket, pending) = next.removeFirst()
+            await carryOut(pending)
+            let starting = intake.withLock { $0.lanes.finished(ticket) }
+            for other in starting.dropFirst() {
+                if case .terminated = workContinuation.yield(.start(other)) { next.append(other) }
+            }
+            if let first = starting.first { next.insert(first, at: 0) }
         }
     }
 

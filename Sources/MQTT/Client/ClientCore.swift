@@ -8,6 +8,8 @@ final class ClientCore: Sendable {
     let state = Mutex(ClientState())
     let pending = PendingOperations()
     let stop = StopSignal()
+    /// Messages handed to `messages` so far.
+    let received = Atomic<Int>(0)
     let logger: Logger
     let protocolVersion: MQTTProtocolVersion
 
@@ -110,6 +112,7 @@ extension ClientCore: MosquittoEventHandler {
     }
 
     func mosquittoReceived(_ message: MQTTMessage) {
+        received.add(1, ordering: .releasing)
         messagesContinuation.yield(message)
     }
 

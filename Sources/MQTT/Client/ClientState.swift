@@ -19,6 +19,10 @@ struct ClientState: Sendable {
     var firstRefusal: MQTTError?
     var threadFinished = false
     var streamsFinished = false
+    /// `stopReceiving()` was called: the network thread is to read nothing more.
+    var receivingStopRequested = false
+    /// The network thread has done its last read (or never will read again).
+    var receivingStopped = false
     /// Insertion order is kept so re-subscription happens in the order the caller subscribed.
     var subscriptions: [(filter: String, qos: MQTTQoS, options: MQTTSubscriptionOptions)] = []
     var remembered: [String: RememberedPublish] = [:]

@@ -55,7 +55,9 @@ struct NetworkLoop: Sendable {
                 continue
             }
 
-            let rc = handle.loop(timeoutMilliseconds: Self.loopTimeoutMilliseconds)
+            let rc = isReading
+                ? handle.loop(timeoutMilliseconds: Self.loopTimeoutMilliseconds)
+                : handle.pollLoop(timeoutMilliseconds: Self.loopTimeoutMilliseconds, reading: false)
             if core.state.withLock({ state in
                 defer { state.connackSucceededSinceLastCheck = false }
                 return state.connackSucceededSinceLastCheck
@@ -76,6 +78,14 @@ struct NetworkLoop: Sendable {
             }
         }
         core.finish()
+    }
+
+    /// False once `stopReceiving()` asked for no more reads; says so to the waiting caller.
+    private var isReading: Bool {
+        core.state.withLock { state in
+            if state.receivingStopRequested { state.receivingStopped = true }
+            return !state.receivingStopRequested
+        }
     }
 
     /// Waits the policy's delay; returns true if a stop was requested meanwhile.

@@ -15,6 +15,9 @@ final class PendingOperations: Sendable {
     }
 
     private let entries = Mutex<[Int32: Entry]>([:])
+    /// False after `stopAcknowledgedPublishes()`; read and set under `entries`' lock too, so that
+    /// no publish can park a waiter after the last one was counted.
+    private let acknowledgedPublishes = Mutex(true)
 
     /// Runs `start` (which returns the mid) and parks `continuation` under that mid.
     /// If `start` throws, the continuation is resumed with that error.
@@ -31,6 +34,36 @@ final class PendingOperations: Sendable {
                 continuation.resume(throwing: error)
             }
         }
+    }
+
+    /// A QoS 1/2 publish: `start(true)` publishes it and its caller waits for the acknowledgement.
+    /// After `stopAcknowledgedPublishes()`, `start(false)` publishes it at QoS 0 and nobody waits.
+    func registerPublish(
+        _ continuation: CheckedContinuation<[Int32], any Error>,
+        start: (_ acknowledged: Bool) throws(MQTTError) -> Int32
+    ) {
+        entries.withLock { entries in
+            do {
+                if acknowledgedPublishes.withLock({ $0 }) {
+                    entries[try start(true)] = Entry(kind: .publish, continuation: continuation)
+                } else {
+                    _ = try start(false)
+                    continuation.resume(returning: [])
+                }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    /// From now on publishes go out at QoS 0 (see `MQTTClient.stopReceiving()`).
+    func stopAcknowledgedPublishes() {
+        entries.withLock { _ in acknowledgedPublishes.withLock { $0 = false } }
+    }
+
+    /// Whether a publish still waits for its acknowledgement.
+    var hasPublishWaiters: Bool {
+        entries.withLock { entries in entries.values.contains { $0.kind == .publish } }
     }
 
     /// Resumes the caller waiting on `mid`; returns false when nobody waits (internal re-subscribes,
