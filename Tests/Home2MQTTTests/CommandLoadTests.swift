@@ -68,12 +68,3 @@ private func command(_ n: Int) -> (topic: String, payload: String) {
     }
 }
 
-/// A `/proc/<pid>/status` size, in kB: `VmRSS` (resident now), `VmHWM` (the peak).
-private func memory(_ pid: pid_t, _ field: String) throws -> Int {
-    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-          let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else {
-        throw TestSupportError("no \(field) in /proc/\(pid)/status")
-    }
-    return kilobytes
-}

@@ -32,6 +32,64 @@ import TLSTestSupport
         }
     }
 
+    /// The broker's certificate replaced while the bridge runs (a renewal, a broker moved): one its
+    /// CA signed is taken at the next connect, one it did not is refused — no command crosses,
+    /// nothing reaches the Pi-hole — and the bridge comes back by itself once a good one is back.
+    @Test func aNewBrokerCertificateIsCheckedAtEveryReconnect() async throws {
+        let authority = try TestCertificateAuthority()
+        let stranger = try TestCertificateAuthority(commonName: "someone else's CA")
+        defer { authority.remove(); stranger.remove() }
+        let first = try authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
+        let renewed = try authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
+        let foreign = try stranger.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
+        // The listener reads these two paths at every start; the test puts a certificate there.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("broker-cert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let served = (certificatePath: scratch.appendingPathComponent("broker.pem").path, keyPath: scratch.appendingPathComponent("broker-key.pem").path)
+        func serve(_ certificate: (certificatePath: String, keyPath: String)) throws {
+            for (from, to) in [(certificate.certificatePath, served.certificatePath), (certificate.keyPath, served.keyPath)] {
+                try? FileManager.default.removeItem(atPath: to)
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+        }
+        // The observer trusts both CAs, so that it can watch while the bridge is refused.
+        let bothAuthorities = scratch.appendingPathComponent("both-cas.pem").path
+        try (String(contentsOfFile: authority.certificatePath, encoding: .utf8) + String(contentsOfFile: stranger.certificatePath, encoding: .utf8))
+            .write(toFile: bothAuthorities, atomically: true, encoding: .utf8)
+
+        try serve(first)
+        let broker = try await TestBroker.withRoles(config: tlsListener(authority, served, requireCertificate: false))
+        defer { broker.stop() }
+        let tls = "  tls:\n    ca_file: \(authority.certificatePath)\n"
+        try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser + tls, observer: { configuration in
+            configuration.username = "homeassistant"
+            configuration.password = "homeassistant-password"
+            configuration.tls = MQTTTLS(caFile: bothAuthorities)
+        }) { fixture, observer in
+            #expect(try await observer.command("home/pihole/main/pause", "30")["status"] == "ok")
+
+            try serve(renewed)
+            try await restartAndWaitForTheBridge(broker, observer)
+            let renewedAnswer = try await observer.command("home/pihole/main/pause", "31", timeout: .seconds(30))
+            #expect(renewedAnswer["status"] == "ok", "after a renewal by the same CA: \(renewedAnswer)")
+
+            try serve(foreign)
+            try await broker.restart()
+            try await observer.client.waitUntilConnected(timeout: .seconds(30))
+            let callsBefore = fixture["main"].pauseCalls.count
+            await #expect(throws: (any Error).self, "a command crossed a broker the bridge should not trust") {
+                _ = try await observer.command("home/pihole/main/pause", "32", timeout: .seconds(5))
+            }
+            #expect(fixture["main"].pauseCalls.count == callsBefore)
+
+            try serve(renewed)
+            try await restartAndWaitForTheBridge(broker, observer, timeout: .seconds(60))
+            let backAnswer = try await observer.command("home/pihole/main/pause", "33", timeout: .seconds(60))
+            #expect(backAnswer["status"] == "ok", "once the good certificate is back: \(backAnswer)")
+        }
+    }
+
     /// Each refusal beside the one connection that is let in, so that a client that trusted
     /// anything (or a broker that asked for nothing) would fail here.
     @Test func untrustedBrokersAndClientsWithoutCertificateOrPasswordAreRefused() async throws {
@@ -108,6 +166,15 @@ import TLSTestSupport
             }
         }
     }
+}
+
+/// Restarts the broker (it forgets every subscription) and waits until the bridge said `online`
+/// through it again: subscribed, and ready for commands.
+private func restartAndWaitForTheBridge(_ broker: TestBroker, _ observer: Observer, timeout: Duration = .seconds(30)) async throws {
+    let online = { observer.recorder.messages.filter { $0.topic == "home/bridge/state" && $0.payloadString == "online" }.count }
+    let before = online()
+    try await broker.restart()
+    try await waitUntil("the bridge online again", timeout: timeout) { online() > before }
 }
 
 /// mosquitto listener lines for TLS with `server`'s certificate; clients are checked against `authority`.
