@@ -38,6 +38,8 @@ final class ReefState: Sendable {
     }
 
     func serviceFailed(_ service: BellasReefService, _ error: any Error) {
+        // A request cut short because the bridge is stopping says nothing of the service.
+        guard !Task.isCancelled else { return }
         let wasFailing = update { snapshot in
             defer {
                 snapshot.services[service, default: ServiceStatus()].available = false

@@ -157,6 +157,8 @@ actor PiHoleInstance {
     }
 
     private func markUnavailable(_ error: any Error) {
+        // A request cut short because the bridge is stopping says nothing of the Pi-hole.
+        guard !Task.isCancelled else { return }
         // Log the change, not every failed poll: a Pi-hole that is away for an hour writes one line.
         if snapshot.available || snapshot.error == nil {
             logger.warning("Pi-hole is unavailable", metadata: ["error": "\(error)"])

@@ -155,6 +155,8 @@ actor UniFiController {
     }
 
     private func markUnavailable(_ error: any Error) {
+        // A request cut short because the bridge is stopping says nothing of the console.
+        guard !Task.isCancelled else { return }
         // Log the change, not every failed poll.
         if status.available || status.error == nil {
             logger.warning("UniFi console is unavailable", metadata: ["error": "\(error)"])

@@ -47,10 +47,16 @@ import Testing
                 let blockingCallsBefore = piHole.pauseCalls.count
 
                 let signalled = ContinuousClock.now
+                let recordedBeforeSignal = observer.recorder.messages.count
                 bridge.signal(SIGTERM)
                 let result = try await bridge.finish(timeout: .seconds(20))
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(ContinuousClock.now - signalled < .seconds(5))
+                // A request cut short by the shutdown says nothing of its upstream: none is called
+                // unavailable, in the log or in its state.
+                #expect(!result.stderr.contains("is unavailable"), "\(result.stderr.split(separator: "\n").filter { $0.contains("unavailable") })")
+                let afterSignal = observer.recorder.messages.dropFirst(recordedBeforeSignal)
+                #expect(!afterSignal.contains { $0.topic == "home/pihole/main" && JSONValue.parse($0.payload)?["available"] == false })
 
                 try await waitUntil("every command answered", timeout: .seconds(10)) { burst.answeredCount == burst.sent.count }
                 for command in burst.sent {
