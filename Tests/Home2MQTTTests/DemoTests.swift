@@ -6,12 +6,8 @@ import Testing
 /// `home2mqtt demo` run as a user runs it: the real binary, a real MQTT client on its broker, Ctrl-C.
 @Suite struct DemoTests {
     @Test func theDemoStartsItsOwnBrokerWorksAndLeavesNothingRunning() async throws {
-        let port = try LoopbackPort.free()
-        let demo = try DemoProcess(["demo", "--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
+        let (demo, port, brokers) = try await DemoProcess.startedWithItsOwnBroker()
         defer { demo.kill() }
-        try await demo.waitUntilReady()
-        let brokers = demo.children(named: "mosquitto")
-        #expect(brokers.count == 1, "the demo should have started one mosquitto, it has children \(brokers)")
         #expect(demo.stdout.contains("mosquitto_sub -h 127.0.0.1 -p \(port) -v -t 'home/#'"))
         #expect(demo.stdout.contains("mosquitto_pub -h 127.0.0.1 -p \(port) -t home/pihole/pause -m 30"))
 
@@ -48,12 +44,8 @@ import Testing
     /// Killed outright (`kill -9`, the OOM killer, a test run's time limit), the demo cannot stop
     /// its broker: the broker must go by itself, not keep the port for ever.
     @Test func aKilledDemoLeavesNoBrokerBehind() async throws {
-        let port = try LoopbackPort.free()
-        let demo = try DemoProcess(["demo", "--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
+        let (demo, port, brokers) = try await DemoProcess.startedWithItsOwnBroker()
         defer { demo.kill() }
-        try await demo.waitUntilReady()
-        let brokers = demo.children(named: "mosquitto")
-        #expect(brokers.count == 1, "the demo should have started one mosquitto, it has children \(brokers)")
 
         demo.process.child.terminate(signal: SIGKILL)
         try await waitUntil("the demo's mosquitto gone after the demo was killed", timeout: .seconds(10)) {
@@ -113,6 +105,21 @@ private struct DemoProcess {
             }
             return stdout.split(separator: "\n").contains("demo ready")
         }
+    }
+
+    /// A demo on a free loopback port, ready, with the one mosquitto it started for itself.
+    static func startedWithItsOwnBroker() async throws -> (demo: DemoProcess, port: Int, brokers: [pid_t]) {
+        let port = try LoopbackPort.free()
+        let demo = try DemoProcess(["demo", "--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
+        do {
+            try await demo.waitUntilReady()
+        } catch {
+            demo.kill()
+            throw error
+        }
+        let brokers = demo.children(named: "mosquitto")
+        #expect(brokers.count == 1, "the demo should have started one mosquitto, it has children \(brokers)")
+        return (demo, port, brokers)
     }
 
     func signal(_ number: Int32) { process.signal(number) }

@@ -21,11 +21,8 @@ import TLSTestSupport
         let broker = try await TestBroker.withRoles(config: tlsListener(authority, server, requireCertificate: true))
         defer { broker.stop() }
         let tls = "  tls:\n    ca_file: \(authority.certificatePath)\n    cert_file: \(bridge.certificatePath)\n    key_file: \(bridge.keyPath)\n"
-        try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser + tls, observer: { configuration in
-            configuration.username = "homeassistant"
-            configuration.password = "homeassistant-password"
-            configuration.tls = MQTTTLS(caFile: authority.certificatePath, certFile: assistant.certificatePath, keyFile: assistant.keyPath)
-        }) { fixture, observer in
+        let assistantTLS = MQTTTLS(caFile: authority.certificatePath, certFile: assistant.certificatePath, keyFile: assistant.keyPath)
+        try await runOverTLS(broker, bridgeTLS: tls, observerTLS: assistantTLS) { fixture, observer in
             let answer = try await observer.command("home/pihole/main/pause", "30")
             #expect(answer["status"] == "ok", "\(answer)")
             #expect(fixture["main"].blocking == .disabled)
@@ -62,11 +59,7 @@ import TLSTestSupport
         let broker = try await TestBroker.withRoles(config: tlsListener(authority, served, requireCertificate: false))
         defer { broker.stop() }
         let tls = "  tls:\n    ca_file: \(authority.certificatePath)\n"
-        try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser + tls, observer: { configuration in
-            configuration.username = "homeassistant"
-            configuration.password = "homeassistant-password"
-            configuration.tls = MQTTTLS(caFile: bothAuthorities)
-        }) { fixture, observer in
+        try await runOverTLS(broker, bridgeTLS: tls, observerTLS: MQTTTLS(caFile: bothAuthorities)) { fixture, observer in
             #expect(try await observer.command("home/pihole/main/pause", "30")["status"] == "ok")
 
             try serve(renewed)
@@ -166,6 +159,18 @@ import TLSTestSupport
             }
         }
     }
+}
+
+/// The Pi-hole fixture's bridge as the `bridge` user with `bridgeTLS` (its `mqtt.tls` lines),
+/// watched by `homeassistant` with `observerTLS`.
+private func runOverTLS(
+    _ broker: TestBroker, bridgeTLS: String, observerTLS: MQTTTLS, _ body: (PiHoleFixture, Observer) async throws -> Void
+) async throws {
+    try await PiHoleFixture.run(broker: broker, brokerYAML: BrokerSecurityTests.bridgeUser + bridgeTLS, observer: { configuration in
+        configuration.username = "homeassistant"
+        configuration.password = "homeassistant-password"
+        configuration.tls = observerTLS
+    }, body)
 }
 
 /// Restarts the broker (it forgets every subscription) and waits until the bridge said `online`
