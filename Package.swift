@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "home2mqtt", targets: ["home2mqtt"]),
+        .executable(name: "home2mqtt-demo", targets: ["home2mqtt-demo"]),
         .executable(name: "home2mqtt-bench", targets: ["home2mqtt-bench"]),
     ],
     dependencies: [
@@ -134,14 +135,37 @@ let package = Package(
         // posix_spawn with a clean signal state: the tests' brokers and the demo's mosquitto.
         .target(name: "ChildProcess"),
 
-        .executableTarget(name: "home2mqtt", dependencies: [
-            "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT", "PiHoleSimulator", "UniFiSimulator", "ChildProcess",
-            "UpstreamHTTP", "BellasReefIntegration", "BellasReefSimulator", "PlainText",
+        // What both executables need to start a bridge: the configuration read and checked, the
+        // integrations made, console output.
+        .target(name: "BridgeComposition", dependencies: [
+            "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "BellasReefIntegration",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // The bridge that ships: no simulator and no web framework in it (issue 10: the binary's size).
+        .executableTarget(
+            name: "home2mqtt",
+            dependencies: [
+                "BridgeComposition", "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT",
+                "UpstreamHTTP", "BellasReefIntegration", "PlainText",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
+        // `home2mqtt-demo`: the bridge against the simulators, with its own mosquitto (scripts/demo).
+        .executableTarget(name: "home2mqtt-demo", dependencies: [
+            "BridgeComposition", "BridgeCore", "MQTT", "ChildProcess", "PlainText", "BellasReefIntegration",
+            "PiHoleSimulator", "UniFiSimulator", "BellasReefSimulator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Test support: a real mosquitto on a free port; a real bridge in-process.

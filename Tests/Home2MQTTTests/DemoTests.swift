@@ -3,11 +3,11 @@ import Foundation
 import MQTTTestSupport
 import Testing
 
-/// `home2mqtt demo` run as a user runs it: the real binary, a real MQTT client on its broker, Ctrl-C.
+/// `home2mqtt-demo` run as a user runs it: the real binary, a real MQTT client on its broker, Ctrl-C.
 @Suite struct DemoTests {
     @Test func theDemoStartsItsOwnBrokerWorksAndLeavesNothingRunning() async throws {
         let port = try LoopbackPort.free()
-        let demo = try DemoProcess(["demo", "--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
+        let demo = try DemoProcess(["--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
         defer { demo.kill() }
         try await demo.waitUntilReady()
         let brokers = demo.children(named: "mosquitto")
@@ -65,7 +65,7 @@ import Testing
     @Test func aBrokerAlreadyRunningIsUsedAndLeftRunning() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }
-        let demo = try DemoProcess(["demo", "--mqtt-port", String(broker.port)])
+        let demo = try DemoProcess(["--mqtt-port", String(broker.port)])
         defer { demo.kill() }
         try await demo.waitUntilReady()
         #expect(demo.children(named: "mosquitto").isEmpty)
@@ -85,7 +85,7 @@ import Testing
 
     @Test func withoutMosquittoItSaysHowToInstallIt() async throws {
         let port = try LoopbackPort.free()
-        let demo = try DemoProcess(["demo", "--mqtt-port", String(port)], environment: ["MOSQUITTO_BIN": "/nonexistent/mosquitto"])
+        let demo = try DemoProcess(["--mqtt-port", String(port)], environment: ["MOSQUITTO_BIN": "/nonexistent/mosquitto"])
         defer { demo.kill() }
         let result = try await demo.finish(timeout: .seconds(20))
         #expect(result.status != 0)
@@ -99,7 +99,7 @@ private struct DemoProcess {
     let process: BridgeProcess
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process = try BridgeProcess(arguments, environment: environment)
+        process = try BridgeProcess(arguments, environment: environment, executable: BridgeProcess.executable(named: "home2mqtt-demo"))
     }
 
     var stdout: String { (try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "" }
