@@ -1,6 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The executables link with the toolchain's lld rather than gold: lld can pack relative
+/// relocations (RELR), which scripts/build-release asks for where the C library reads them.
+let lld: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
+
 let package = Package(
     name: "home2mqtt",
     platforms: [.macOS(.v14)],
@@ -156,7 +160,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            linkerSettings: lld
         ),
 
         // `home2mqtt-demo`: the bridge against the simulators, with its own mosquitto (scripts/demo).
@@ -166,7 +171,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], linkerSettings: lld),
 
         // Test support: a real mosquitto on a free port; a real bridge in-process.
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "ChildProcess"]),
