@@ -208,6 +208,7 @@ let package = Package(
             "SimulatorSupport", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
+        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),
