@@ -49,7 +49,7 @@ import Testing
     /// its broker: the broker must go by itself, not keep the port for ever.
     @Test func aKilledDemoLeavesNoBrokerBehind() async throws {
         let port = try LoopbackPort.free()
-        let demo = try DemoProcess(["demo", "--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
+        let demo = try DemoProcess(["--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
         defer { demo.kill() }
         try await demo.waitUntilReady()
         let brokers = demo.children(named: "mosquitto")
