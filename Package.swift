@@ -1,11 +1,16 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The executables link with the toolchain's lld rather than gold: lld can pack relative
+/// relocations (RELR), which scripts/build-release asks for where the C library reads them.
+let lld: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
+
 let package = Package(
     name: "home2mqtt",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "home2mqtt", targets: ["home2mqtt"]),
+        .executable(name: "home2mqtt-demo", targets: ["home2mqtt-demo"]),
         .executable(name: "home2mqtt-bench", targets: ["home2mqtt-bench"]),
     ],
     dependencies: [
@@ -134,15 +139,39 @@ let package = Package(
         // posix_spawn with a clean signal state: the tests' brokers and the demo's mosquitto.
         .target(name: "ChildProcess"),
 
-        .executableTarget(name: "home2mqtt", dependencies: [
-            "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT", "PiHoleSimulator", "UniFiSimulator", "ChildProcess",
-            "UpstreamHTTP", "BellasReefIntegration", "BellasReefSimulator", "PlainText",
+        // What both executables need to start a bridge: the configuration read and checked, the
+        // integrations made, console output.
+        .target(name: "BridgeComposition", dependencies: [
+            "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "BellasReefIntegration",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // The bridge that ships: no simulator and no web framework in it (issue 10: the binary's size).
+        .executableTarget(
+            name: "home2mqtt",
+            dependencies: [
+                "BridgeComposition", "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT",
+                "UpstreamHTTP", "BellasReefIntegration", "PlainText",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            linkerSettings: lld
+        ),
+
+        // `home2mqtt-demo`: the bridge against the simulators, with its own mosquitto (scripts/demo).
+        .executableTarget(name: "home2mqtt-demo", dependencies: [
+            "BridgeComposition", "BridgeCore", "MQTT", "ChildProcess", "PlainText", "BellasReefIntegration",
+            "PiHoleSimulator", "UniFiSimulator", "BellasReefSimulator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+            .product(name: "Logging", package: "swift-log"),
+        ], linkerSettings: lld),
 
         // Test support: a real mosquitto on a free port; a real bridge in-process.
         .target(name: "MQTTTestSupport", dependencies: ["MQTT", "ChildProcess"]),
@@ -169,6 +198,7 @@ let package = Package(
         .executableTarget(name: "home2mqtt-bench", dependencies: [
             "BenchmarkReport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "JSONDocument",
             "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport", "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
+            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -178,6 +208,7 @@ let package = Package(
             "SimulatorSupport", .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
+        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),

@@ -4,7 +4,8 @@ import BridgeTestSupport
 import Foundation
 
 /// `home2mqtt-bench`: command latency beside the floor, throughput and footprint, in one run
-/// against a real mosquitto, the simulators and the bridge in-process (docs/benchmarks.md).
+/// against a real mosquitto, the simulators and the bridge in-process, then the real binary as a
+/// child process, at the usual size and at issue 10's scale (docs/benchmarks.md).
 @main
 struct BenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +19,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Commands per kind and per in-flight level (1…\(commandLimit)).")
     var commands: Int = 2_000
 
-    @Flag(name: .long, help: "A short run for CI: 200 commands, 1 and 8 in flight, a 2 s idle window.")
+    @Flag(name: .long, help: "A short run for CI: 200 commands, 1 and 8 in flight, a 2 s idle window, a small scale run.")
     var quick = false
 
     @Option(name: .long, help: "The home2mqtt binary measured as a child process (default: the one beside this executable, if built).")
@@ -58,26 +59,41 @@ struct BenchmarkCommand: AsyncParsableCommand {
             idle: .seconds(idleSeconds ?? (quick ? 2 : 20)))
     }
 
+    /// The scale scenario's, when there is a binary to measure: issue 10's sizes, or a small
+    /// stand-in with `--quick`.
+    var scalePlan: ScaleScenario.Plan? {
+        processPlan.map { process in
+            quick
+                ? .init(layout: .quickScale, binary: process.binary, rounds: 1, commands: 20)
+                : .init(layout: .scale, binary: process.binary, rounds: 5, commands: 200)
+        }
+    }
+
     func run() async throws {
         let (count, inFlightLevels) = plan
         let inProcess = try await BenchmarkWorld.run { world in
             let residentAfterStart = Footprint.residentKiB()
-            let pause = await CommandLatencyScenario.measure(BenchmarkResults.piHolePauseKind, count: count, in: world) { _ in
-                BridgeCommand.piHolePause(BenchmarkWorld.piHoleIDs[0])
-            }
-            let ruleSet = await CommandLatencyScenario.measure(BenchmarkResults.unifiRuleSetKind, count: count, in: world) { round in
-                BridgeCommand.ruleSet(BenchmarkWorld.ruleKeys[0], round: round)
+            var latency: [BenchmarkResults.CommandLatency] = []
+            for (kind, target) in [
+                (BenchmarkResults.piHolePauseKind, BridgeCommand.Target.piHole("alpha")),
+                (BenchmarkResults.unifiRuleSetKind, .rule("downtime-emma")),
+                (BenchmarkResults.reefOutletSetKind, .outlet("return-pump")),
+            ] {
+                latency.append(await CommandLatencyScenario.measure(kind, count: count, in: world) { target.command(round: $0) })
             }
             let floor = BenchmarkResults.Floor(
                 brokerRoundTrip: try await FloorScenario.brokerRoundTrip(count: count, in: world),
-                httpRequest: try await FloorScenario.httpRequest(count: count, baseURL: world.piHoles[BenchmarkWorld.piHoleIDs[0]]!.baseURL))
+                httpRequest: try await FloorScenario.httpRequest(count: count, baseURL: world.piHoles["alpha"]!.baseURL))
             var throughput: [BenchmarkResults.Throughput] = []
             for inFlight in inFlightLevels {
-                throughput.append(await ThroughputScenario.measure(count: count, inFlight: inFlight, in: world))
+                throughput.append(await ThroughputScenario.measure(
+                    BenchmarkResults.Throughput.allKinds, count: count, inFlight: inFlight, over: world.layout.targets, in: world))
             }
+            let byKind = await ThroughputScenario.byKind(count: count, inFlight: quick ? 8 : 64, in: world)
             let residentAfterCommands = Footprint.residentKiB()
             return BenchmarkResults(
-                build: Self.build, commandsPerKind: count, commandLatency: [pause, ruleSet], floor: floor, throughput: throughput,
+                build: Self.build, commandsPerKind: count, commandLatency: latency, floor: floor, throughput: throughput,
+                throughputByKind: byKind,
                 footprint: .init(
                     residentKiBAfterStart: residentAfterStart, residentKiBAfterCommands: residentAfterCommands,
                     strippedBinaryBytes: Footprint.strippedBinaryBytes()),
@@ -85,10 +101,12 @@ struct BenchmarkCommand: AsyncParsableCommand {
         }
         var process: ProcessFootprint?
         if let processPlan { process = try await ProcessScenario.measure(processPlan) }
+        var scale: ScaleFootprint?
+        if let scalePlan { scale = try await ScaleScenario.measure(scalePlan) }
         let results = BenchmarkResults(
             build: inProcess.build, commandsPerKind: inProcess.commandsPerKind, commandLatency: inProcess.commandLatency,
-            floor: inProcess.floor, throughput: inProcess.throughput, footprint: inProcess.footprint,
-            freshness: inProcess.freshness, process: process)
+            floor: inProcess.floor, throughput: inProcess.throughput, throughputByKind: inProcess.throughputByKind,
+            footprint: inProcess.footprint, freshness: inProcess.freshness, process: process, scale: scale)
         print(ReportTable.render(results))
         print(ReportJSONLine.render(results, commit: commit))
     }

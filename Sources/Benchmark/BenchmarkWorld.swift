@@ -1,3 +1,6 @@
+import BellasReefIntegration
+import BellasReefSimulator
+import BellasReefTestSupport
 import BridgeCore
 import BridgeTestSupport
 import MQTTTestSupport
@@ -9,78 +12,126 @@ import UniFiSimulator
 import UniFiTestSupport
 
 /// What one run measures against, all on loopback and all stopped afterwards: a mosquitto with
-/// TCP_NODELAY, two Pi-hole simulators, a UniFi simulator over HTTPS (pinned, with the demo's
-/// rules), the bridge in-process, and the measuring client.
+/// TCP_NODELAY, Pi-hole simulators, a UniFi simulator over HTTPS (pinned, with the demo's rules
+/// and more), a Bella's Reef simulator, the bridge (in-process, or the real binary as a child
+/// process), and the measuring client.
 struct BenchmarkWorld: Sendable {
+    let layout: Layout
     let piHoles: [String: PiHoleSimulator]
     let unifi: UniFiSimulator
+    let reef: BellasReefSimulator
     let client: MeasuringClient
 
-    static let piHoleIDs = ["alpha", "beta"]
-    static let ruleKeys = ["downtime-emma", "downtime-tablet"]
+    /// How many upstream objects of each kind, each a lane of its own in the bridge.
+    struct Layout: Sendable {
+        let piHoles: Int
+        /// Managed UniFi rules (named `downtime…`): the demo's four (three of them editable),
+        /// the rest made up.
+        let rules: Int
+        /// Switchable outlets: the observed controller's two enabled ones, the rest made up.
+        let outlets: Int
+
+        /// The main run: enough objects that 64 commands in flight spread over 20 lanes.
+        static let standard = Layout(piHoles: 4, rules: 8, outlets: 8)
+        /// Issue 10's scale: 20 Pi-holes, 1,000 UniFi rules, 100 outlets in one bridge.
+        static let scale = Layout(piHoles: 20, rules: 1_000, outlets: 100)
+        /// A small stand-in for the scale, for `--quick` (CI keeps the scenario from rotting).
+        static let quickScale = Layout(piHoles: 3, rules: 20, outlets: 5)
+
+        /// `alpha` and `beta` first (the floor and freshness use `alpha`), then `pi-3`, …
+        var piHoleIDs: [String] { (0..<piHoles).map { $0 < 2 ? ["alpha", "beta"][$0] : "pi-\($0 + 1)" } }
+        static let editableDemoRules = ["downtime-emma", "downtime-tablet", "downtime-leo"]
+        /// The demo's managed rules include a DERIVED one, which cannot be switched.
+        static let demoRuleCount = 4
+        var generatedRules: Int { max(0, rules - Self.demoRuleCount) }
+        var ruleKeys: [String] { Self.editableDemoRules + (0..<generatedRules).map { "downtime-bench-\($0 + 1)" } }
+        static let observedOutlets = ["return-pump", "heater"]
+        var generatedOutlets: Int { max(0, outlets - Self.observedOutlets.count) }
+        var outletKeys: [String] { Self.observedOutlets + (0..<generatedOutlets).map { "bench-outlet-\($0 + 1)" } }
+
+        /// Every object commands can go to.
+        var targets: [BridgeCommand.Target] {
+            piHoleIDs.map { .piHole($0) } + ruleKeys.map { .rule($0) } + outletKeys.map { .outlet($0) }
+        }
+
+        /// The state topics of every object, by integration.
+        var stateTopics: [String: [String]] {
+            Dictionary(grouping: targets, by: \.integration).mapValues { $0.map(\.stateTopic) }
+        }
+    }
+
     static let echoTopic = "bench/echo"
 
-    static func run<T: Sendable>(_ body: (BenchmarkWorld) async throws -> T) async throws -> T {
+    /// The world with the bridge in-process.
+    static func run<T: Sendable>(_ layout: Layout = .standard, _ body: (BenchmarkWorld) async throws -> T) async throws -> T {
         try await withTestBroker(config: "set_tcp_nodelay true") { broker in
-            try await withSimulators { piHoles, unifi in
-                let yaml = bridgeYAML(broker: broker, piHoles: piHoles, unifi: unifi)
+            try await withSimulators(layout) { piHoles, unifi, reef in
+                let yaml = bridgeYAML(broker: broker, piHoles: piHoles, unifi: unifi, reef: reef)
                 let configuration = try testConfiguration(broker: broker, yaml: yaml)
                 let environment = IntegrationEnvironment(logger: testLogger("bench-integrations"))
                 let integrations = [
                     try PiHoleIntegrationFactory().make(section: configuration.section("pihole"), environment: environment),
                     try UniFiIntegrationFactory().make(section: configuration.section("unifi"), environment: environment),
+                    try ReefIntegrationFactory().make(section: configuration.section(ReefTopics.name), environment: environment),
                 ].compactMap { $0 }
                 return try await withRunningBridge(broker: broker, yaml: yaml, integrations: integrations) {
-                    try await waitForFirstStates(broker)
+                    try await waitForFirstStates(broker, layout)
                     return try await MeasuringClient.connected(to: broker) { client in
                         try await client.subscribe(MeasuringClient.replies + "/#")
                         try await client.subscribe(echoTopic + "/#")
-                        return try await body(BenchmarkWorld(piHoles: piHoles, unifi: unifi, client: client))
+                        return try await body(BenchmarkWorld(layout: layout, piHoles: piHoles, unifi: unifi, reef: reef, client: client))
                     }
                 }
             }
         }
     }
 
-    /// The bridge's configuration: both Pi-holes polled every second, the UniFi console every
-    /// 5 s (the fixtures' settings), no discovery.
-    static func bridgeYAML(broker: TestBroker, piHoles: [String: PiHoleSimulator], unifi: UniFiSimulator) -> String {
+    /// The Reef's intervals, each a tenth of its default (30, 30 and 10 s), as the Pi-hole's 1 s
+    /// is a fifth of its 5 s: compressed, so that the polls run during the measurement.
+    static let reefIntervals = ["metrics_interval": "3", "temperature_interval": "3", "outlets_interval": "1"]
+
+    /// The bridge's configuration: every Pi-hole polled every second, the UniFi console every
+    /// 5 s (the fixtures' settings), the Reef at `reefIntervals`, no discovery.
+    static func bridgeYAML(
+        broker: TestBroker, piHoles: [String: PiHoleSimulator], unifi: UniFiSimulator, reef: BellasReefSimulator
+    ) -> String {
         "bridge:\n  discovery: false\n" + PiHoleFixture.yaml(piHoles) + UniFiFixture(broker: broker, simulator: unifi).yaml()
+            + ReefFixture.yaml(reef, settings: reefIntervals)
     }
 
-    /// The state topics of every Pi-hole and rule, by integration.
-    static let stateTopics = [
-        "pihole": piHoleIDs.map { "home/pihole/\($0)" },
-        "unifi": ruleKeys.map { "home/unifi/rule/\($0)" },
-    ]
-
-    /// Every Pi-hole and rule has published its state: the bridge has read them all once.
-    private static func waitForFirstStates(_ broker: TestBroker) async throws {
-        let topics = stateTopics.values.flatMap { $0 }
+    /// Every object has published its state: the bridge has read them all once.
+    private static func waitForFirstStates(_ broker: TestBroker, _ layout: Layout) async throws {
+        let topics = layout.stateTopics.values.flatMap { $0 }
         try await Observer.watching(broker, subscribe: topics) { observer in
-            for topic in topics { _ = try await observer.latest(topic, timeout: .seconds(30)) }
+            for topic in topics { _ = try await observer.latest(topic, timeout: .seconds(60)) }
         }
     }
 
-    /// Two Pi-hole simulators and a UniFi one with the demo's rules, for the length of `body`.
+    /// The simulators of `layout`, for the length of `body`.
     static func withSimulators<T: Sendable>(
-        _ body: ([String: PiHoleSimulator], UniFiSimulator) async throws -> T
+        _ layout: Layout, _ body: ([String: PiHoleSimulator], UniFiSimulator, BellasReefSimulator) async throws -> T
     ) async throws -> T {
         var piHoles: [String: PiHoleSimulator] = [:]
         let unifi = UniFiSimulator()
         unifi.addDowntimeExamples()
+        unifi.addGeneratedACLRules(count: layout.generatedRules, namePrefix: "downtime-bench")
+        let reef = BellasReefSimulator(
+            outlets: SimulatedOutlet.observed
+                + (0..<layout.generatedOutlets).map { SimulatedOutlet(name: "Bench Outlet \($0 + 1)", ratedPowerW: 10) })
         func stopAll() async {
             for simulator in piHoles.values { await simulator.stop() }
             await unifi.stop()
+            await reef.stop()
         }
         do {
-            for id in piHoleIDs {
+            for id in layout.piHoleIDs {
                 let simulator = PiHoleSimulator(hostName: "pi-\(id)")
                 piHoles[id] = simulator
                 try await simulator.start()
             }
             try await unifi.start()
-            let result = try await body(piHoles, unifi)
+            try await reef.start()
+            let result = try await body(piHoles, unifi, reef)
             await stopAll()
             return result
         } catch {

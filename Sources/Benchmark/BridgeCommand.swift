@@ -15,13 +15,41 @@ struct BridgeCommand: Sendable {
         case lost
     }
 
-    static func piHolePause(_ id: String) -> BridgeCommand {
-        BridgeCommand(topic: "home/pihole/\(id)/pause", payload: "30")
-    }
+    /// An upstream object commands go to: a Pi-hole, a UniFi rule, a Bella's Reef outlet. Each is
+    /// a lane of its own in the bridge (one command at a time), so throughput spreads over them.
+    enum Target: Sendable, Hashable {
+        case piHole(String)
+        case rule(String)
+        case outlet(String)
 
-    /// ON for even `round`s, OFF for odd: every command changes the rule, so each one is a PUT.
-    static func ruleSet(_ key: String, round: Int) -> BridgeCommand {
-        BridgeCommand(topic: "home/unifi/rule/\(key)/set", payload: round.isMultiple(of: 2) ? "ON" : "OFF")
+        /// The integration, as the report names the kind.
+        var integration: String {
+            switch self {
+            case .piHole: "pihole"
+            case .rule: "unifi"
+            case .outlet: "reef"
+            }
+        }
+
+        /// The `round`th command to this object: a pause, or ON and OFF in turn, so that every
+        /// rule and outlet command changes something upstream (a PUT, a switch).
+        func command(round: Int) -> BridgeCommand {
+            let onOff = round.isMultiple(of: 2) ? "ON" : "OFF"
+            return switch self {
+            case .piHole(let id): BridgeCommand(topic: "home/pihole/\(id)/pause", payload: "30")
+            case .rule(let key): BridgeCommand(topic: "home/unifi/rule/\(key)/set", payload: onOff)
+            case .outlet(let key): BridgeCommand(topic: "home/reef/outlet/\(key)/set", payload: onOff)
+            }
+        }
+
+        /// Where the bridge publishes this object's state.
+        var stateTopic: String {
+            switch self {
+            case .piHole(let id): "home/pihole/\(id)"
+            case .rule(let key): "home/unifi/rule/\(key)"
+            case .outlet(let key): "home/reef/outlet/\(key)"
+            }
+        }
     }
 }
 

@@ -8,7 +8,7 @@ enum FreshnessScenario {
     static let pause = 3
 
     static func measure(rounds: Int, in world: BenchmarkWorld) async throws -> LatencySummary? {
-        let id = BenchmarkWorld.piHoleIDs[0]
+        let id = world.layout.piHoleIDs[0]
         guard let simulator = world.piHoles[id] else { return nil }
         let stateTopic = "home/pihole/\(id)"
         try await world.client.subscribe(stateTopic)

@@ -8,8 +8,8 @@ import UniFiSimulator
 
 /// The real `home2mqtt` binary as a child process, in a world of its own (a broker and the same
 /// simulators, no bridge in-process): start → `online` and → first states, resident memory after
-/// the start and after each batch of commands, then an idle window of polls for CPU time and
-/// upstream requests.
+/// the start and after each batch of commands, the CPU time they took, then an idle window of
+/// polls for CPU time and upstream requests.
 enum ProcessScenario {
     struct Plan {
         let binary: String
@@ -18,36 +18,51 @@ enum ProcessScenario {
         let idle: Duration
     }
 
-    /// The defaults of `pihole.poll_interval` and `unifi.poll_interval` (README's table), and the
-    /// compressed ones the run uses (`BenchmarkWorld.bridgeYAML`, the fixtures' settings).
+    /// The defaults of each poll interval (README's table), and the compressed ones the run uses
+    /// (`BenchmarkWorld.bridgeYAML`: the fixtures' settings and `reefIntervals`), by upstream.
     static let intervals = [
         "pihole": (compressed: 1, defaults: 5),
         "unifi": (compressed: 5, defaults: 30),
+        "reef core": (compressed: 3, defaults: 30),
+        "reef temperature": (compressed: 3, defaults: 30),
+        "reef outlets": (compressed: 1, defaults: 10),
     ]
 
     static func measure(_ plan: Plan) async throws -> ProcessFootprint {
+        try await withBridgeProcess(.standard, binary: plan.binary) { bridge, world, arrivals, start in
+            try await measure(plan, bridge: bridge, world: world, arrivals: arrivals, since: start)
+        }
+    }
+
+    /// A broker, the simulators of `layout` and the binary started against them, as a user starts
+    /// it (`home2mqtt run --config FILE`), until `body` is done; then SIGTERM. `body` gets the
+    /// first arrival on the bridge's state topic and on every object's, and the instant of the spawn.
+    static func withBridgeProcess<T: Sendable>(
+        _ layout: BenchmarkWorld.Layout, binary: String,
+        _ body: (BridgeProcess, BenchmarkWorld, [String: MeasuringClient.Arrival], ContinuousClock.Instant) async throws -> T
+    ) async throws -> T {
         try await withTestBroker(config: "set_tcp_nodelay true") { broker in
-            try await BenchmarkWorld.withSimulators { piHoles, unifi in
+            try await BenchmarkWorld.withSimulators(layout) { piHoles, unifi, reef in
                 try await MeasuringClient.connected(to: broker) { client in
                     try await client.subscribe(MeasuringClient.replies + "/#")
-                    let stateTopic = BridgeTopics(base: "home").state
-                    for topic in [stateTopic] + BenchmarkWorld.stateTopics.values.flatMap({ $0 }) { try await client.subscribe(topic) }
-                    let config = try BridgeProcess.writeConfig(BenchmarkWorld.bridgeYAML(broker: broker, piHoles: piHoles, unifi: unifi))
+                    let topics = [BridgeTopics(base: "home").state] + layout.stateTopics.values.flatMap { $0 }
+                    for topic in topics { try await client.subscribe(topic) }
+                    let config = try BridgeProcess.writeConfig(BenchmarkWorld.bridgeYAML(broker: broker, piHoles: piHoles, unifi: unifi, reef: reef))
                     var bridge: BridgeProcess?
                     let start = ContinuousClock.now
-                    let arrivals = try await client.firstArrivals(on: [stateTopic] + BenchmarkWorld.stateTopics.values.flatMap { $0 }, timeout: .seconds(30)) {
+                    let arrivals = try await client.firstArrivals(on: topics, timeout: .seconds(60)) {
                         bridge = try BridgeProcess(["run", "--config", config], environment: [
                             "HOME2MQTT_MQTT__HOST": broker.host, "HOME2MQTT_MQTT__PORT": String(broker.port),
                             "HOME2MQTT_MQTT__CLIENT_ID": uniqueClientID("bench-process"),
-                        ], executable: plan.binary)
+                        ], executable: binary)
                     }
                     guard let bridge else { throw TestSupportError("the bridge process did not start") }
                     defer { bridge.child.terminate() }
-                    let world = BenchmarkWorld(piHoles: piHoles, unifi: unifi, client: client)
-                    let footprint = try await measure(plan, bridge: bridge, world: world, arrivals: arrivals, since: start)
+                    let world = BenchmarkWorld(layout: layout, piHoles: piHoles, unifi: unifi, reef: reef, client: client)
+                    let result = try await body(bridge, world, arrivals, start)
                     bridge.signal(SIGTERM)
                     _ = try await bridge.finish()
-                    return footprint
+                    return result
                 }
             }
         }
@@ -61,25 +76,33 @@ enum ProcessScenario {
             String(decoding: arrival.payload, as: UTF8.self) == BridgeTopics.online ? (arrival.instant - start).milliseconds : nil
         }
         var firstStates: [String: Double] = [:]
-        for (integration, topics) in BenchmarkWorld.stateTopics {
+        for (integration, topics) in world.layout.stateTopics {
             firstStates[integration] = topics.compactMap { arrivals[$0].map { ($0.instant - start).milliseconds } }.max()
         }
-        let pid = String(bridge.child.pid)
-        func resident(after commands: Int) -> ProcessFootprint.Resident? {
-            Footprint.residentKiB(pid: pid).map { .init(commands: commands, kib: $0, anonymousKiB: Footprint.residentKiB(pid: pid, field: "RssAnon")) }
-        }
-        var samples = resident(after: 0).map { [$0] } ?? []
+        let pid = bridge.child.pid
+        var samples = resident(pid: pid, after: 0).map { [$0] } ?? []
         var sent = 0, lost = 0
         let batch = max(1, plan.commands / plan.batches)
+        let cpuBefore = Footprint.cpuSeconds(pid: pid)
         while sent < plan.commands {
-            let level = await ThroughputScenario.measure(count: min(batch, plan.commands - sent), inFlight: 8, in: world)
+            let level = await ThroughputScenario.measure(
+                BenchmarkResults.Throughput.allKinds, count: min(batch, plan.commands - sent), inFlight: 8, over: world.layout.targets,
+                in: world)
             sent += level.sent
             lost += level.lost
-            if let sample = resident(after: sent) { samples.append(sample) }
+            if let sample = resident(pid: pid, after: sent) { samples.append(sample) }
         }
+        let cpuAfter = Footprint.cpuSeconds(pid: pid)
         return ProcessFootprint(
             binary: plan.binary, startToOnlineMs: online, startToFirstStateMs: firstStates, resident: samples,
-            commandsLost: lost, idle: try await idlePolling(for: plan.idle, pid: bridge.child.pid, world: world))
+            commandsLost: lost, commandsCPUSeconds: cpuBefore.flatMap { before in cpuAfter.map { $0 - before } },
+            idle: try await idlePolling(for: plan.idle, pid: pid, world: world))
+    }
+
+    /// The child's `VmRSS` and `RssAnon` once it has answered `commands`.
+    static func resident(pid: Int32, after commands: Int) -> ProcessFootprint.Resident? {
+        let pid = String(pid)
+        return Footprint.residentKiB(pid: pid).map { .init(commands: commands, kib: $0, anonymousKiB: Footprint.residentKiB(pid: pid, field: "RssAnon")) }
     }
 
     /// Nothing but the bridge's polls for `window`: its CPU time and the requests each simulator
@@ -90,21 +113,24 @@ enum ProcessScenario {
         try await Task.sleep(for: .seconds(1))
         for simulator in piHoles { simulator.clearRequests() }
         world.unifi.clearRequests()
-        let logins = piHoles.reduce(0) { $0 + $1.loginCount }
+        world.reef.clearRequests()
+        let piHoleLogins = piHoles.reduce(0) { $0 + $1.loginCount }, reefLogins = world.reef.loginCount
         guard let cpuBefore = Footprint.cpuSeconds(pid: pid) else { return nil }
         let start = ContinuousClock.now
         try await Task.sleep(for: window)
         guard let cpuAfter = Footprint.cpuSeconds(pid: pid) else { return nil }
         let seconds = (ContinuousClock.now - start).milliseconds / 1_000
-        let piHoleRequests = piHoles.reduce(0) { $0 + $1.requests.count }
-        let unifiRequests = world.unifi.requestTotal
         func upstream(_ name: String, requests: Int, logins: Int) -> IdlePolling.Upstream {
             let interval = intervals[name]!
             return .init(integration: name, requests: requests, logins: logins, compressedInterval: interval.compressed, defaultInterval: interval.defaults)
         }
         return IdlePolling(seconds: seconds, cpuSeconds: cpuAfter - cpuBefore, upstreams: [
-            upstream("pihole", requests: piHoleRequests, logins: piHoles.reduce(0) { $0 + $1.loginCount } - logins),
-            upstream("unifi", requests: unifiRequests, logins: 0),  // an API key: no logins
+            upstream("pihole", requests: piHoles.reduce(0) { $0 + $1.requests.count }, logins: piHoles.reduce(0) { $0 + $1.loginCount } - piHoleLogins),
+            upstream("unifi", requests: world.unifi.requestTotal, logins: 0),  // an API key: no logins
+            // The Reef's logins are counted once, on the core, where they are made.
+            upstream("reef core", requests: world.reef.requests(.core).count, logins: world.reef.loginCount - reefLogins),
+            upstream("reef temperature", requests: world.reef.requests(.temperature).count, logins: 0),
+            upstream("reef outlets", requests: world.reef.requests(.outlets).count, logins: 0),
         ])
     }
 }

@@ -1,11 +1,15 @@
 import BenchmarkReport
 import Synchronization
 
-/// `count` commands with `inFlight` outstanding at every moment, spread round-robin over both
-/// Pi-holes (pause) and both UniFi rules (ON/OFF): commands to different upstream objects.
-/// Stops sending after `budget`, so that a stuck bridge cannot hold the run.
+/// `count` commands with `inFlight` outstanding at every moment, spread round-robin over
+/// `targets` (each a lane of its own in the bridge: commands to different upstream objects do
+/// not wait for each other). Stops sending after `budget`, so that a stuck bridge cannot hold the
+/// run.
 enum ThroughputScenario {
-    static func measure(count: Int, inFlight: Int, in world: BenchmarkWorld, budget: Duration = .seconds(120)) async -> BenchmarkResults.Throughput {
+    static func measure(
+        _ kind: String, count: Int, inFlight: Int, over targets: [BridgeCommand.Target], in world: BenchmarkWorld,
+        budget: Duration = .seconds(120)
+    ) async -> BenchmarkResults.Throughput {
         let numbers = CommandNumbers()
         let start = ContinuousClock.now
         let deadline = start + budget
@@ -16,7 +20,8 @@ enum ThroughputScenario {
                     while ContinuousClock.now < deadline {
                         let index = numbers.next()
                         guard index < count else { break }
-                        outcomes.append(await world.client.send(command(number: index)))
+                        let target = targets[index % targets.count]
+                        outcomes.append(await world.client.send(target.command(round: index / targets.count)))
                     }
                     return outcomes
                 }
@@ -34,15 +39,18 @@ enum ThroughputScenario {
             }
         }
         return .init(
-            inFlight: inFlight, sent: outcomes.count, answeredOK: ok, answeredError: failed, lost: lost,
-            seconds: seconds, latency: LatencySummary(samples))
+            kind: kind, objects: targets.count, inFlight: inFlight, sent: outcomes.count, answeredOK: ok, answeredError: failed,
+            lost: lost, seconds: seconds, latency: LatencySummary(samples))
     }
 
-    /// Command `index` of the run: Pi-hole a, Pi-hole b, rule a, rule b, Pi-hole a, …
-    static func command(number index: Int) -> BridgeCommand {
-        let piHoles = BenchmarkWorld.piHoleIDs, rules = BenchmarkWorld.ruleKeys
-        let target = index % (piHoles.count + rules.count), round = index / (piHoles.count + rules.count)
-        return target < piHoles.count ? .piHolePause(piHoles[target]) : .ruleSet(rules[target - piHoles.count], round: round)
+    /// Each kind alone at `inFlight`, over all its objects: `pihole`, `unifi`, `reef`.
+    static func byKind(count: Int, inFlight: Int, in world: BenchmarkWorld) async -> [BenchmarkResults.Throughput] {
+        let targets = world.layout.targets
+        var levels: [BenchmarkResults.Throughput] = []
+        for kind in ["pihole", "unifi", "reef"] {
+            levels.append(await measure(kind, count: count, inFlight: inFlight, over: targets.filter { $0.integration == kind }, in: world))
+        }
+        return levels
     }
 }
 

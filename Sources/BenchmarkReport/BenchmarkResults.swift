@@ -15,6 +15,10 @@ public struct BenchmarkResults: Sendable, Equatable {
 
     /// Commands with `inFlight` outstanding at every moment, spread over several upstream objects.
     public struct Throughput: Sendable, Equatable {
+        /// `all` (every object of every integration), or the one integration the commands went to.
+        public let kind: String
+        /// How many upstream objects they were spread over (each one command at a time).
+        public let objects: Int
         public let inFlight: Int
         public let sent: Int
         public let answeredOK: Int
@@ -23,7 +27,12 @@ public struct BenchmarkResults: Sendable, Equatable {
         public let seconds: Double
         public let latency: LatencySummary?
 
-        public init(inFlight: Int, sent: Int, answeredOK: Int, answeredError: Int, lost: Int, seconds: Double, latency: LatencySummary?) {
+        public init(
+            kind: String = Self.allKinds, objects: Int, inFlight: Int, sent: Int, answeredOK: Int, answeredError: Int, lost: Int,
+            seconds: Double, latency: LatencySummary?
+        ) {
+            self.kind = kind
+            self.objects = objects
             self.inFlight = inFlight
             self.sent = sent
             self.answeredOK = answeredOK
@@ -35,6 +44,8 @@ public struct BenchmarkResults: Sendable, Equatable {
 
         /// Answered commands per second, `ok` or not: the bridge answered them.
         public var commandsPerSecond: Double { seconds > 0 ? Double(answeredOK + answeredError) / seconds : 0 }
+
+        public static let allKinds = "all"
     }
 
     /// The cheapest way to do what a command does, measured in the same run.
@@ -73,25 +84,32 @@ public struct BenchmarkResults: Sendable, Equatable {
     public let commandsPerKind: Int
     public let commandLatency: [CommandLatency]
     public let floor: Floor
+    /// Every object at 1, 8, 64, 256 in flight, then each kind alone (`throughputByKind`).
     public let throughput: [Throughput]
+    public let throughputByKind: [Throughput]
     public let footprint: Footprint
     /// A paused Pi-hole's timer resumes blocking → `enabled` arrives on its state topic.
     public let freshness: LatencySummary?
     /// The real binary as a child process; `nil` when no binary was found or given.
     public let process: ProcessFootprint?
+    /// The real binary with 20 Pi-holes, 1,000 rules and 100 outlets; `nil` when not measured.
+    public let scale: ScaleFootprint?
 
     public init(
         build: String, commandsPerKind: Int, commandLatency: [CommandLatency], floor: Floor, throughput: [Throughput],
-        footprint: Footprint, freshness: LatencySummary? = nil, process: ProcessFootprint? = nil
+        throughputByKind: [Throughput] = [], footprint: Footprint, freshness: LatencySummary? = nil, process: ProcessFootprint? = nil,
+        scale: ScaleFootprint? = nil
     ) {
         self.build = build
         self.commandsPerKind = commandsPerKind
         self.commandLatency = commandLatency
         self.floor = floor
         self.throughput = throughput
+        self.throughputByKind = throughputByKind
         self.footprint = footprint
         self.freshness = freshness
         self.process = process
+        self.scale = scale
     }
 
     /// The first in-flight level that answers less than 1.2 times as many commands a second as
@@ -117,4 +135,5 @@ public struct BenchmarkResults: Sendable, Equatable {
 
     public static let piHolePauseKind = "pihole pause"
     public static let unifiRuleSetKind = "unifi rule set"
+    public static let reefOutletSetKind = "reef outlet set"
 }

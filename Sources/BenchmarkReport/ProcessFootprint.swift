@@ -28,18 +28,29 @@ public struct ProcessFootprint: Sendable, Equatable {
     public let resident: [Resident]
     /// Commands without an answer within their timeout.
     public let commandsLost: Int
+    /// The process's CPU time (user + system) while it answered the batches of commands, polls
+    /// included: what one command costs the bridge alone, without the broker and simulators.
+    public let commandsCPUSeconds: Double?
     public let idle: IdlePolling?
 
     public init(
         binary: String, startToOnlineMs: Double?, startToFirstStateMs: [String: Double], resident: [Resident],
-        commandsLost: Int, idle: IdlePolling?
+        commandsLost: Int, commandsCPUSeconds: Double? = nil, idle: IdlePolling?
     ) {
         self.binary = binary
         self.startToOnlineMs = startToOnlineMs
         self.startToFirstStateMs = startToFirstStateMs
         self.resident = resident
         self.commandsLost = commandsLost
+        self.commandsCPUSeconds = commandsCPUSeconds
         self.idle = idle
+    }
+
+    /// CPU microseconds per command sent: two cores divided by this bound what the bridge
+    /// alone could answer a second, with an infinitely fast broker and upstreams.
+    public var cpuMicrosecondsPerCommand: Double? {
+        guard let commandsCPUSeconds, let sent = resident.last?.commands, sent > 0 else { return nil }
+        return commandsCPUSeconds * 1e6 / Double(sent)
     }
 
     /// The slowest integration's first state: when the bridge has told everything it knows.

@@ -12,6 +12,10 @@ enum ProcessFootprintTable {
         }.joined(separator: ", ")
         lines.append("resident memory after N commands: \(resident.isEmpty ? "unknown" : resident)"
             + (process.commandsLost > 0 ? "; \(process.commandsLost) lost" : ""))
+        if let perCommand = process.cpuMicrosecondsPerCommand {
+            lines.append("CPU time per command (the bridge's own, polls included): \(ReportTable.format(perCommand, digits: 0)) µs;"
+                + " at most \(ReportTable.format(2e6 / perCommand, digits: 0)) commands/s on two cores")
+        }
         if let growth = process.residentGrowthAfterFirstBatchKiB {
             lines.append("growth after the first batch: \(ReportTable.format(Double(growth) / 1024, digits: 1)) MiB")
         }

@@ -8,8 +8,9 @@ public enum ReportJSONLine {
         for command in results.commandLatency {
             kinds[command.kind] = latency(command.latency).setting("failed", .number(Double(command.failures)))
         }
-        let throughput: [JSONValue] = results.throughput.map { level in
+        let throughput: [JSONValue] = (results.throughput + results.throughputByKind).map { level in
             [
+                "kind": .string(level.kind), "objects": .number(Double(level.objects)),
                 "in_flight": .number(Double(level.inFlight)), "sent": .number(Double(level.sent)),
                 "ok": .number(Double(level.answeredOK)), "error": .number(Double(level.answeredError)),
                 "lost": .number(Double(level.lost)), "per_second": .number(level.commandsPerSecond.rounded()),
@@ -39,6 +40,7 @@ public enum ReportJSONLine {
             "stripped_binary_bytes": number(footprint.strippedBinaryBytes.map(Double.init)),
             "saturated_in_flight": number(results.saturatedInFlight.map(Double.init)),
             "process": process(results.process),
+            "scale": results.scale?.json ?? .null,
         ]
         return document.encodedString()
     }
@@ -64,15 +66,20 @@ public enum ReportJSONLine {
         return [
             "start_to_online_ms": number(process.startToOnlineMs),
             "start_to_first_state_ms": .object(process.startToFirstStateMs.mapValues(rounded)),
-            "resident_kib": .array(process.resident.map { sample in
-                [
-                    "commands": .number(Double(sample.commands)), "kib": .number(Double(sample.kib)),
-                    "anonymous_kib": number(sample.anonymousKiB.map(Double.init)),
-                ]
-            }),
+            "resident_kib": resident(process.resident),
             "commands_lost": .number(Double(process.commandsLost)),
+            "cpu_us_per_command": number(process.cpuMicrosecondsPerCommand),
             "idle": idle,
         ]
+    }
+
+    static func resident(_ samples: [ProcessFootprint.Resident]) -> JSONValue {
+        .array(samples.map { sample in
+            [
+                "commands": .number(Double(sample.commands)), "kib": .number(Double(sample.kib)),
+                "anonymous_kib": number(sample.anonymousKiB.map(Double.init)),
+            ]
+        })
     }
 
     static func latency(_ summary: LatencySummary?) -> JSONValue {

@@ -18,11 +18,11 @@ public enum ReportTable {
         }
         lines.append(latencyRow("freshness: resumed → enabled", results.freshness))
         lines.append("")
-        lines.append(row("in flight", "sent", "ok", "error", "lost", "cmd/s", "p50 ms", "p99 ms"))
-        for level in results.throughput {
+        lines.append(row("kind × objects, in flight", "sent", "ok", "error", "lost", "cmd/s", "p50 ms", "p99 ms"))
+        for level in results.throughput + results.throughputByKind {
             lines.append(row(
-                "\(level.inFlight)", "\(level.sent)", "\(level.answeredOK)", "\(level.answeredError)", "\(level.lost)",
-                format(level.commandsPerSecond, digits: 0),
+                "\(level.kind) × \(level.objects), \(level.inFlight)", "\(level.sent)", "\(level.answeredOK)", "\(level.answeredError)",
+                "\(level.lost)", format(level.commandsPerSecond, digits: 0),
                 level.latency.map { format($0.p50) } ?? "-", level.latency.map { format($0.p99) } ?? "-"))
         }
         if let saturated = results.saturatedInFlight {
@@ -35,6 +35,7 @@ public enum ReportTable {
         lines.append("stripped release binary (.build/dist/home2mqtt): "
             + (footprint.strippedBinaryBytes.map { "\(format(Double($0) / 1_000_000, digits: 1)) MB" } ?? "not built"))
         lines += ProcessFootprintTable.render(results.process)
+        lines += results.scale?.lines() ?? []
         return lines.joined(separator: "\n")
     }
 

@@ -1,2 +1,4 @@
 // Every integration speaks JSONValue; importing BridgeCore is enough to use it.
 @_exported import JSONDocument
+// The bridge's time limits and the upstream clients' are one function; it lives with the clients.
+@_exported import func UpstreamHTTP.withTimeLimit

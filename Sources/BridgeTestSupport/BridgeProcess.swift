@@ -6,13 +6,16 @@ import MQTTTestSupport
 public struct BridgeProcess: Sendable {
     /// `swift build --build-tests` puts the executable beside the test bundle (and
     /// `swift build -c release` beside `home2mqtt-bench`).
-    public static var executable: String {
+    public static var executable: String { executable(named: "home2mqtt") }
+
+    /// One of the package's executables (`home2mqtt`, `home2mqtt-demo`), found as `executable` is.
+    public static func executable(named name: String) -> String {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("home2mqtt").path),
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path),
               directory.path != "/" {
             directory = directory.deletingLastPathComponent()
         }
-        return directory.appendingPathComponent("home2mqtt").path
+        return directory.appendingPathComponent(name).path
     }
 
     public let child: ChildProcess

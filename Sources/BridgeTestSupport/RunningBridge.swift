@@ -82,7 +82,7 @@ public struct Observer: Sendable {
         try await self.init(host: broker.host, port: broker.port, subscribe: filters, configure: configure)
     }
 
-    /// Watches a broker this test did not start (the one `home2mqtt demo` starts, for one).
+    /// Watches a broker this test did not start (the one `home2mqtt-demo` starts, for one).
     public init(host: String, port: Int, subscribe filters: [String] = ["#"], configure: (inout MQTTConfiguration) -> Void = { _ in }) async throws {
         var configuration = MQTTConfiguration(clientID: uniqueClientID("observer"), host: host, port: port)
         configure(&configuration)

@@ -11,7 +11,7 @@ import Synchronization
 /// (SIGTERM among them) the child inherits, so `mosquitto` (or the bridge) would then ignore
 /// SIGTERM. Here `posix_spawn` resets the mask and the default handlers explicitly.
 ///
-/// A library of its own because production code needs it too: `home2mqtt demo` starts mosquitto.
+/// A library of its own because an executable needs it too: `home2mqtt-demo` starts mosquitto.
 public final class ChildProcess: Sendable {
     public let pid: pid_t
     private let exitStatus = Mutex<Int32?>(nil)

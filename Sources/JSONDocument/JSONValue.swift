@@ -36,18 +36,18 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Parses a complete JSON text; `nil` when it is not JSON.
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        parse(Data(bytes))
+        bytes.withUnsafeBufferPointer { JSONText.parse($0) }
     }
 
     public static func parse(_ data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
+        data.withUnsafeBytes { JSONText.parse($0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// Compact JSON with sorted keys, so that equal values publish equal bytes.
     public func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(self)) ?? Data("null".utf8))
+        var bytes: [UInt8] = []
+        JSONText.write(self, to: &bytes)
+        return bytes
     }
 
     public func encodedString() -> String {

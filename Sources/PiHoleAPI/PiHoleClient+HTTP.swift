@@ -66,23 +66,28 @@ extension PiHoleClient {
     }
 
     /// `operation`, cancelled when `limit` has passed. AsyncHTTPClient's own deadline ends with
-    /// the response head: a stalled or endless body needs this one.
+    /// the response head: a stalled or endless body needs this one. The limit sleeps in slices
+    /// (see `withTimeLimit`): nearly every request beats it.
     static func within<T: Sendable>(
         _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
+        let outcome = await withTimeLimit(limit, sleepSlice: requestLimitSlice) { () -> Result<T, any Error> in
+            do {
+                return .success(try await operation())
+            } catch {
+                return .failure(error)
             }
-            defer { group.cancelAll() }
-            guard let value = try await group.next() ?? nil else {
-                throw PiHoleError(.transport, "no complete answer within \(limit)")
-            }
-            return value
         }
+        guard let outcome else {
+            // Cancelled (a shutdown) rather than out of time: say so, as the cancelled request would.
+            try Task.checkCancellation()
+            throw PiHoleError(.transport, "no complete answer within \(limit)")
+        }
+        return try outcome.get()
     }
+
+    /// How long a beaten request limit keeps its timer.
+    static let requestLimitSlice = Duration.milliseconds(100)
 
     /// Percent-encodes everything but RFC 3986 unreserved characters, so that a regex or
     /// unicode domain survives as one path segment.

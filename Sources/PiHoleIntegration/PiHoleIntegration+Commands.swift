@@ -28,7 +28,7 @@ extension PiHoleIntegration {
     func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
         let command = try parse(request)
         defer {
-            pollNow.signal()
+            replanPoll.signal()
             publishRequest.signal()
         }
         let target = command.target

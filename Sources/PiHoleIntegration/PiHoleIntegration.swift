@@ -17,8 +17,8 @@ final class PiHoleIntegration: Integration {
     let instances: [PiHoleInstance]
     let logger: Logger
     let groups = Mutex(PiHoleGroupRegistry())
-    /// Wakes the blocking poll early: after a command, or when a pause ends.
-    let pollNow = Wakeup()
+    /// Wakes the blocking poll to plan again: after a command (a pause may end before the next poll).
+    let replanPoll = Wakeup()
     /// Wakes the slower reads early, with the reads a command made stale.
     let detailsNow = Wakeup()
     let forcedDetails = Mutex(Set<PiHoleDetailRead>())
@@ -68,10 +68,25 @@ final class PiHoleIntegration: Integration {
         }
     }
 
+    /// Reads every Pi-hole each poll interval, and soon after a pause ends. A command's signal
+    /// wakes the loop to plan again (a pause it just started may end before the next poll), not to
+    /// read: the command's answer carried the state it changed. Reading every Pi-hole after each
+    /// command multiplied a burst's requests by the number of Pi-holes (issue 10: 20 Pi-holes,
+    /// 21 requests a pause). A re-plan only ever brings the planned poll closer, so a stream of
+    /// commands cannot put it off.
     private func pollBlocking() async {
+        var lastPoll = ContinuousClock.now
+        var planned: ContinuousClock.Instant?
         while !Task.isCancelled {
-            await pollNow.wait(atMost: await nextPollDelay())
+            let due = min(planned ?? .now + .seconds(86_400), await nextPollDue(after: lastPoll))
+            planned = due
+            if due > .now {
+                await replanPoll.wait(atMost: due - .now)
+                if ContinuousClock.now < due { continue }
+            }
             await refreshBlocking()
+            lastPoll = .now
+            planned = nil
         }
     }
 
@@ -128,13 +143,14 @@ final class PiHoleIntegration: Integration {
     }
 
     /// The regular poll interval, or sooner when a pause is about to end.
-    private func nextPollDelay() async -> Duration {
-        var delay = configuration.pollInterval
+    /// A poll interval after the last poll, or sooner where a paused Pi-hole resumes.
+    private func nextPollDue(after lastPoll: ContinuousClock.Instant) async -> ContinuousClock.Instant {
+        var due = lastPoll + configuration.pollInterval
         for instance in instances {
             guard let resumesAt = await instance.snapshot.currentResumesAt else { continue }
             let untilResume = Duration.milliseconds(Int64(resumesAt.timeIntervalSinceNow * 1000)) + Self.resumeCheckDelay
-            delay = min(delay, max(untilResume, Self.minimumRecheck))
+            due = min(due, .now + max(untilResume, Self.minimumRecheck))
         }
-        return delay
+        return due
     }
 }

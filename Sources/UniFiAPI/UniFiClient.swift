@@ -69,13 +69,15 @@ public struct UniFiClient: Sendable {
     }
 
     /// Switches a rule: GET it, change only `enabled` in the JSON the controller sent, PUT the
-    /// whole object back (less its read-only keys), then GET it again and return what the
-    /// controller says. A `DERIVED` or `SYSTEM_DEFINED` rule is refused before any PUT.
+    /// whole object back (less its read-only keys), and return what the controller answers: the
+    /// PUT's answer is the rule as stored (spec 10.5.66: `200` with the ACL rule or firewall
+    /// policy), so no GET follows it (a third HTTPS round trip per command, issue 10). A
+    /// `DERIVED` or `SYSTEM_DEFINED` rule is refused before any PUT.
     public func setEnabled(kind: UniFiRuleKind, site: String, id: String, enabled: Bool) async throws -> UniFiRule {
         let current = try await rule(kind, site: site, id: id)
         let body = try UniFiRuleUpdate.body(for: current, enabled: enabled)
-        _ = try json(try await send(.PUT, rulePath(kind, site: site, id: id), body: body), what: "\(kind.rawValue) update")
-        return try await rule(kind, site: site, id: id)
+        let answer = try json(try await send(.PUT, rulePath(kind, site: site, id: id), body: body), what: "\(kind.rawValue) update")
+        return try UniFiRule(kind: kind, raw: answer)
     }
 
     // MARK: - Paths and pages

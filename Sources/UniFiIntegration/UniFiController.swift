@@ -68,7 +68,7 @@ actor UniFiController {
         return status
     }
 
-    /// GET → only `enabled` changed → PUT the whole rule → GET, through the client.
+    /// GET → only `enabled` changed → PUT the whole rule (its answer is the rule), through the client.
     func setEnabled(_ kind: UniFiRuleKind, id: String, _ enabled: Bool) async throws -> UniFiRule {
         do {
             let (api, site) = try await connection()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BridgeComposition
 import BridgeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,6 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
+import BridgeComposition
 import FoundationEssentials
 #else
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import BridgeComposition
 import BridgeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -6,11 +6,12 @@ struct Home2MQTT: AsyncParsableCommand {
         commandName: "home2mqtt",
         abstract: "Puts a home's network appliances on MQTT.",
         discussion: """
-            run and check-config are the bridge; demo runs it against simulated appliances; healthcheck \
-            asks a running bridge's /healthz; the other commands are clients of a running bridge, over MQTT only.
+            run and check-config are the bridge; healthcheck asks a running bridge's /healthz; the other \
+            commands are clients of a running bridge, over MQTT only. home2mqtt-demo runs the bridge against \
+            simulated appliances.
             """,
         subcommands: [
-            RunCommand.self, CheckConfigCommand.self, DemoCommand.self, HealthcheckCommand.self, FingerprintCommand.self,
+            RunCommand.self, CheckConfigCommand.self, HealthcheckCommand.self, FingerprintCommand.self,
             StatusCommand.self, PauseCommand.self, ResumeCommand.self, AllowCommand.self, DenyCommand.self,
             BlockedCommand.self, RulesCommand.self, RuleSwitchCommand.self, OutletCommand.self,
         ]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BridgeComposition
 import BridgeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -45,7 +46,8 @@ struct RunCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: bridge)]
         if bridgeConfiguration.health.enabled {
             // Last in the list: the group stops it first, so /healthz goes away before the bridge does.
-            let server = makeHealthServer(bridgeConfiguration.health, registry: registry, logger: logger) { bridge.isBrokerConnected }
+            let server = HealthServer(
+                configuration: bridgeConfiguration.health, registry: registry, logger: logger, isHealthy: { bridge.isBrokerConnected })
             services.append(.init(service: server))
         }
         let group = ServiceGroup(configuration: .init(
@@ -62,6 +64,3 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 }
-
-extension BridgeConfiguration.LogFormat: ExpressibleByArgument {}
-extension BridgeConfiguration.LogLevel: ExpressibleByArgument {}

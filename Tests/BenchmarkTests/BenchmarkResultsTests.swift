@@ -16,7 +16,7 @@ import Testing
 
     /// 100 commands answered (one of them with an error) at `perSecond`.
     static func level(_ inFlight: Int, perSecond: Double) -> BenchmarkResults.Throughput {
-        .init(inFlight: inFlight, sent: 100, answeredOK: 99, answeredError: 1, lost: 0, seconds: 100 / perSecond, latency: nil)
+        .init(objects: 20, inFlight: inFlight, sent: 100, answeredOK: 99, answeredError: 1, lost: 0, seconds: 100 / perSecond, latency: nil)
     }
 
     @Test func theFloorIsTwoBrokerPassesAndOneHTTPCall() throws {

@@ -10,7 +10,8 @@ import Testing
     static func footprint(resident kib: [Int]) -> ProcessFootprint {
         ProcessFootprint(
             binary: "home2mqtt", startToOnlineMs: 42, startToFirstStateMs: ["pihole": 60, "unifi": 80],
-            resident: kib.enumerated().map { .init(commands: $0.offset * 1_000, kib: $0.element, anonymousKiB: $0.element / 4) }, commandsLost: 0, idle: idle)
+            resident: kib.enumerated().map { .init(commands: $0.offset * 1_000, kib: $0.element, anonymousKiB: $0.element / 4) }, commandsLost: 0,
+            commandsCPUSeconds: 0.5, idle: idle)
     }
 
     @Test func requestsAreScaledToTheDefaultIntervalAndAnHour() {
@@ -33,6 +34,33 @@ import Testing
         #expect(Self.footprint(resident: [10_000, 14_000, 14_500, 14_200]).residentGrowthAfterFirstBatchKiB == 200)
         #expect(Self.footprint(resident: [10_000, 14_000]).residentGrowthAfterFirstBatchKiB == nil)
         #expect(Self.footprint(resident: []).startToAllFirstStatesMs == 80)
+    }
+
+    @Test func cpuTimeIsSharedOutOverTheCommandsSent() throws {
+        // 0.5 s over 2,000 commands: 250 µs each, so two cores answer 8,000 a second at most.
+        #expect(try #require(Self.footprint(resident: [9_000, 9_500, 9_600]).cpuMicrosecondsPerCommand) == 250)
+        #expect(Self.footprint(resident: [9_000]).cpuMicrosecondsPerCommand == nil)
+        let results = BenchmarkResultsTests.results(pause: 1, broker: 0.25, http: 0.5, process: Self.footprint(resident: [9_000, 9_500, 9_600]))
+        #expect(ReportTable.render(results).contains("250 µs; at most 8000 commands/s on two cores"))
+        #expect(ReportJSONLine.render(results, commit: nil).contains(#""cpu_us_per_command":250"#))
+    }
+
+    @Test func theScaleRunHasItsLinesAndItsJSON() {
+        let scale = ScaleFootprint(
+            piHoles: 20, rules: 1_000, outlets: 100, startToAllStatesMs: 900, resident: [.init(commands: 0, kib: 20_480)],
+            pollCycle: ["unifi": LatencySummary(milliseconds: [40])!],
+            commandLatency: [.init(kind: BenchmarkResults.reefOutletSetKind, latency: LatencySummary(milliseconds: [2]), failures: 1)])
+        let results = BenchmarkResults(
+            build: "release", commandsPerKind: 1, commandLatency: [], floor: .init(brokerRoundTrip: nil, httpRequest: nil),
+            throughput: [], footprint: .init(residentKiBAfterStart: nil, residentKiBAfterCommands: nil, strippedBinaryBytes: nil),
+            scale: scale)
+        let table = ReportTable.render(results)
+        #expect(table.contains("scale: 20 Pi-holes, 1000 UniFi rules, 100 outlets"))
+        #expect(table.contains("poll cycle: unifi refresh"))
+        #expect(table.contains("1 failed"))
+        let line = ReportJSONLine.render(results, commit: nil)
+        #expect(line.contains(#""poll_cycle_ms":{"unifi":{"#))
+        #expect(line.contains(#""start_to_all_states_ms":900"#))
     }
 
     @Test func theTableAndTheJSONLineCarryTheProcess() {

@@ -58,5 +58,13 @@ import Testing
         #expect(!TopicFilter.matches("home/pihole/pause", topic: "home/pihole/pause/response"))
         #expect(TopicFilter.matches("homeassistant/+/node/+/config", topic: "homeassistant/switch/node/x/config"))
         #expect(TopicFilter.matches("home/#", topic: "home/a/b"))
+        #expect(TopicFilter.matches("home/#", topic: "home"))
+        #expect(TopicFilter.matches("#", topic: "a"))
+        #expect(!TopicFilter.matches("home/+", topic: "home"))
+        #expect(!TopicFilter.matches("home", topic: "home/a"))
+        #expect(TopicFilter.matches("a//b", topic: "a//b"))
+        #expect(!TopicFilter.matches("a//b", topic: "a/x/b"))
+        #expect(TopicFilter.matches("+/+", topic: "/"))
+        #expect(!TopicFilter.matches("home/pihole/pause", topic: "home/pihole/paus"))
     }
 }

@@ -61,6 +61,17 @@ import Testing
         #expect(IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test").pending.count == 1)
     }
 
+    /// A plain command cancels its object's timer, and mostly there is none: that must cost no
+    /// write (and no fsync) of the file.
+    @Test func cancellingNoTimerWritesNothing() throws {
+        let directory = temporaryStateDirectory()
+        let timers = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
+        #expect(try timers.cancel(key: "rule/a") == nil)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/timers.json"))
+        try timers.set(key: "rule/a", restore: ["enabled": true], after: .seconds(60))
+        #expect(FileManager.default.fileExists(atPath: directory + "/timers.json"))
+    }
+
     @Test func anUnusableStateDirectoryNamesTheKey() throws {
         let file = temporaryStateDirectory()
         _ = FileManager.default.createFile(atPath: file, contents: Data())

@@ -3,7 +3,7 @@ import Foundation
 import MQTTTestSupport
 import Testing
 
-/// `home2mqtt demo` run as a user runs it: the real binary, a real MQTT client on its broker, Ctrl-C.
+/// `home2mqtt-demo` run as a user runs it: the real binary, a real MQTT client on its broker, Ctrl-C.
 @Suite struct DemoTests {
     @Test func theDemoStartsItsOwnBrokerWorksAndLeavesNothingRunning() async throws {
         let (demo, port, brokers) = try await DemoProcess.startedWithItsOwnBroker()
@@ -57,7 +57,7 @@ import Testing
     @Test func aBrokerAlreadyRunningIsUsedAndLeftRunning() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }
-        let demo = try DemoProcess(["demo", "--mqtt-port", String(broker.port)])
+        let demo = try DemoProcess(["--mqtt-port", String(broker.port)])
         defer { demo.kill() }
         try await demo.waitUntilReady()
         #expect(demo.children(named: "mosquitto").isEmpty)
@@ -77,7 +77,7 @@ import Testing
 
     @Test func withoutMosquittoItSaysHowToInstallIt() async throws {
         let port = try LoopbackPort.free()
-        let demo = try DemoProcess(["demo", "--mqtt-port", String(port)], environment: ["MOSQUITTO_BIN": "/nonexistent/mosquitto"])
+        let demo = try DemoProcess(["--mqtt-port", String(port)], environment: ["MOSQUITTO_BIN": "/nonexistent/mosquitto"])
         defer { demo.kill() }
         let result = try await demo.finish(timeout: .seconds(20))
         #expect(result.status != 0)
@@ -91,7 +91,7 @@ private struct DemoProcess {
     let process: BridgeProcess
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process = try BridgeProcess(arguments, environment: environment)
+        process = try BridgeProcess(arguments, environment: environment, executable: BridgeProcess.executable(named: "home2mqtt-demo"))
     }
 
     var stdout: String { (try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? "" }
@@ -110,7 +110,7 @@ private struct DemoProcess {
     /// A demo on a free loopback port, ready, with the one mosquitto it started for itself.
     static func startedWithItsOwnBroker() async throws -> (demo: DemoProcess, port: Int, brokers: [pid_t]) {
         let port = try LoopbackPort.free()
-        let demo = try DemoProcess(["demo", "--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
+        let demo = try DemoProcess(["--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
         do {
             try await demo.waitUntilReady()
         } catch {

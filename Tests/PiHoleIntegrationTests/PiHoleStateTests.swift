@@ -82,6 +82,22 @@ import Testing
         }
     }
 
+    /// A command's answer carries the state it changed: the bridge does not read every Pi-hole
+    /// again after each one (a burst of commands to one of 20 Pi-holes made 21 requests each).
+    @Test func commandsMakeNoReadsOfTheirOwn() async throws {
+        try await PiHoleFixture.run(ids: ["main", "backup"]) { fixture, observer in
+            _ = try await observer.latest("home/pihole") { $0["instances"]?["backup"] == "enabled" && $0["instances"]?["main"] == "enabled" }
+            let reads = { ["main", "backup"].map { fixture.calls($0, "/api/dns/blocking").filter { $0.method == "GET" }.count }.reduce(0, +) }
+            let readsBefore = reads()
+            let started = ContinuousClock.now
+            for _ in 0..<10 { #expect(try await observer.command("home/pihole/main/pause", "60")["status"] == "ok") }
+            // Polls still come, one per Pi-hole a second (poll_interval 1), and one more each
+            // about now: what the commands' time allows, far fewer than 10 reads of both.
+            let seconds = Int((ContinuousClock.now - started).components.seconds) + 2
+            #expect(reads() - readsBefore <= 2 * seconds, "\(reads() - readsBefore) reads in about \(seconds) s")
+        }
+    }
+
     @Test func discoveryDeclaresTheEntities() async throws {
         try await PiHoleFixture.run(ids: ["main", "backup"]) { fixture, observer in
             for (component, object) in [

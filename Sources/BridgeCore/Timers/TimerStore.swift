@@ -92,13 +92,17 @@ public final class TimerStore: Sendable {
     }
 
     /// Applies `update` and saves the result, both under the lock, so the file always holds the
-    /// latest schedule.
+    /// latest schedule. An update that changed no timer saves nothing: every plain (untimed)
+    /// command cancels its object's timer, and there mostly is none; saving anyway cost each such
+    /// command a write and an fsync (issue 10).
     private func change<T: Sendable>(_ update: (inout TimerSchedule) -> T) throws -> T {
         try schedule.withLock { schedule in
             var updated = schedule
             let result = update(&updated)
+            let timers = updated.all
+            guard timers != schedule.all else { return result }
             do {
-                try file.save(updated.all)
+                try file.save(timers)
             } catch {
                 logger.error("the timers could not be saved", metadata: ["file": "\(file.url.path)", "error": "\(error)"])
                 throw error

@@ -1,14 +1,17 @@
 import ArgumentParser
+import BridgeComposition
 import BridgeCore
 import Logging
 import ServiceLifecycle
 
-/// `home2mqtt demo`: the bridge working in one command, with nothing to own. Simulated
+/// `home2mqtt-demo`: the bridge working in one command, with nothing to own. Simulated
 /// appliances on loopback, a broker (the one already running, or a mosquitto of its own), and
-/// the bridge wired to both, until Ctrl-C stops all of them.
+/// the bridge wired to both, until Ctrl-C stops all of them. An executable of its own, so that
+/// the simulators (and the web framework they run on) are not in the binary that ships.
+@main
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo",
+        commandName: "home2mqtt-demo",
         abstract: "Run the bridge against simulated appliances on this machine, until Ctrl-C.",
         discussion: "Uses the MQTT broker at --mqtt-host/--mqtt-port if one answers there, otherwise starts mosquitto on that port (loopback only) from broker-config/demo.conf."
     )

@@ -9,12 +9,12 @@ import Glibc
 
 /// Writes a line to standard output at once. `print` buffers when stdout is a file or a pipe,
 /// and whoever watches the demo (a person, a test, a script) needs `demo ready` when it happens.
-func say(_ text: String) {
+public func say(_ text: String) {
     writeNow(text + "\n", to: STDOUT_FILENO)
 }
 
 /// Writes `text` to a file descriptor unbuffered, in as many writes as it takes.
-func writeNow(_ text: String, to descriptor: Int32) {
+public func writeNow(_ text: String, to descriptor: Int32) {
     let bytes = Array(text.utf8)
     var written = 0
     while written < bytes.count {

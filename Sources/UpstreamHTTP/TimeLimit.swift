@@ -2,10 +2,12 @@
 /// must honour cancellation (every upstream call here has its own timeout as a backstop).
 ///
 /// `sleepSlice`: for time limits that are set many times a second and mostly beaten (a
-/// command's, a signalled wait's). On Linux a cancelled `Task.sleep` keeps its timer, a dispatch
-/// source and a task, until its deadline: with a 15 s limit per command and an hour-long wait
-/// signalled by every UniFi command, 20,000 commands kept 12 MiB alive (issue 10). Sleeping in
-/// slices, a beaten limit's timer outlives it by one slice at most.
+/// command's, an upstream request's, a signalled wait's). On Linux a cancelled `Task.sleep`
+/// keeps its timer, a dispatch source and a task, until its deadline: with a 15 s limit per
+/// command and an hour-long wait signalled by every UniFi command, 20,000 commands kept 12 MiB
+/// alive (issue 10), and every Pi-hole request's 10 s limit kept thousands of timers in the
+/// dispatch timer heap, alive and resorted, after a burst of commands. Sleeping in slices, a
+/// beaten limit's timer outlives it by one slice at most.
 /// - Returns: the operation's result, or `nil` when the limit came first.
 public func withTimeLimit<T: Sendable>(
     _ limit: Duration, sleepSlice: Duration? = nil, _ operation: @escaping @Sendable () async -> T

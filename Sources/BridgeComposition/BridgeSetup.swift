@@ -3,16 +3,16 @@ import Logging
 
 /// Reads and checks the whole configuration and builds the enabled integrations. Nothing is
 /// started here, so a bad configuration stops the start with nothing half-started.
-struct BridgeSetup {
-    let configuration: LoadedConfiguration
-    let integrations: [any Integration]
+public struct BridgeSetup {
+    public let configuration: LoadedConfiguration
+    public let integrations: [any Integration]
 
-    init(configFile: String?, logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) throws(ConfigError) {
+    public init(configFile: String?, logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) throws(ConfigError) {
         try self.init(configuration: LoadedConfiguration.load(file: configFile), logger: logger, metrics: metrics)
     }
 
-    /// From a configuration already loaded: `demo` writes its own, in memory.
-    init(configuration: LoadedConfiguration, logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) throws(ConfigError) {
+    /// From a configuration already loaded: `home2mqtt-demo` writes its own, in memory.
+    public init(configuration: LoadedConfiguration, logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) throws(ConfigError) {
         self.configuration = configuration
         let known = Set(["mqtt", "bridge"] + integrationFactories.map(\.name))
         _ = try ConfigSection(configuration.tree).allowing(known)

@@ -1,3 +1,4 @@
+import BridgeComposition
 import BridgeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -63,7 +64,7 @@ struct DemoAnnouncer: Service {
             : "the broker that was already running there"
         return ([
             "",
-            "home2mqtt demo: the bridge is online at \(broker.host):\(broker.port), \(whose).",
+            "home2mqtt-demo: the bridge is online at \(broker.host):\(broker.port), \(whose).",
             "Watch everything it publishes:",
             "  mosquitto_sub \(address) -v -t '\(DemoConfiguration.baseTopic)/#'",
         ] + upstreams.flatMap { $0.banner(broker: broker) } + [

@@ -25,7 +25,7 @@ extension RunningDemoUpstream {
     }
 }
 
-/// Everything `home2mqtt demo` simulates: a line each.
+/// Everything `home2mqtt-demo` simulates: a line each.
 let demoUpstreams: [any DemoUpstream] = [
     PiHoleDemoUpstream(ids: ["main", "backup"]),
     UniFiDemoUpstream(),

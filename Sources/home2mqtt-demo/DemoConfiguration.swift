@@ -1,3 +1,4 @@
+import BridgeComposition
 import BridgeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
