@@ -84,12 +84,8 @@ let package = Package(
         .target(name: "UniFiSimulator", dependencies: [
             "JSONDocument", "SimulatorSupport", "TLSTestSupport", "PlainText",
             .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         // Self-signed certificates made at test time with the openssl CLI (tests, simulators, demo).
@@ -111,7 +107,6 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         // Bella's Reef: the client of the core, temperature and smart-outlet services, and a simulator
@@ -125,7 +120,6 @@ let package = Package(
             "JSONDocument", "SimulatorSupport", "PlainText",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The MQTT side: health, temperatures and outlets on topics, outlet commands, timed restores.
         .target(name: "BellasReefIntegration", dependencies: [
@@ -133,8 +127,17 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
 
-        // What the simulators share: the requests they record for the tests.
-        .target(name: "SimulatorSupport", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        // What the simulators share: a listener that can go down, come back and change its
+        // certificate, the dropped-connection fault, and the requests they record for the tests.
+        .target(name: "SimulatorSupport", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
 
         // posix_spawn with a clean signal state: the tests' brokers and the demo's mosquitto.
         .target(name: "ChildProcess"),

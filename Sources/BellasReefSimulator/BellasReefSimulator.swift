@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import NIOConcurrencyHelpers
+import SimulatorSupport
 
 /// An in-process Bella's Reef controller: the core, temperature and smart-outlet services,
 /// each on its own loopback port, answering as the real ones did in `observed-responses.json`
@@ -13,7 +14,8 @@ import NIOConcurrencyHelpers
 /// Records every request per service and counts logins and refreshes.
 public final class BellasReefSimulator: Sendable {
     private let state: NIOLockedValueBox<ReefSimulatorState>
-    private let listeners: [Service: ReefListener]
+    private let host: String
+    private let listeners: [Service: SimulatorListener<ReefResponder>]
 
     public init(
         options: Options = Options(),
@@ -25,24 +27,41 @@ public final class BellasReefSimulator: Sendable {
         let state = NIOLockedValueBox(ReefSimulatorState(options: options, outlets: outlets, probes: probes))
         var quiet = Logger(label: "BellasReefSimulator")
         quiet.logLevel = .critical
-        var listeners: [Service: ReefListener] = [:]
+        var listeners: [Service: SimulatorListener<ReefResponder>] = [:]
         for service in Service.allCases {
-            listeners[service] = ReefListener(
-                host: host, responder: ReefResponder(service: service, state: state), logger: logger ?? quiet)
+            listeners[service] = SimulatorListener(
+                name: "Bella's Reef simulator (\(service))", responder: ReefResponder(service: service, state: state),
+                logger: logger ?? quiet)
         }
+        self.host = host
         self.state = state
         self.listeners = listeners
     }
 
     // MARK: - Lifecycle
 
-    /// Starts the three listeners, each on a free port.
-    public func start() async throws {
+    /// Starts the three listeners, each on a free port: over HTTPS with `certificate` (one for
+    /// the three, as the controller's own web server has), plain HTTP without.
+    public func start(certificate: ServedCertificate? = nil) async throws {
         for service in Service.allCases {
-            try await listener(service).start()
-            let baseURL = baseURL(service)
-            state.withLockedValue { $0.baseURLs[service] = baseURL }
+            try await listener(service).start(host: host, certificate: certificate)
+            recordBaseURL(service)
         }
+    }
+
+    /// Restarts the three services on their ports serving `certificate`, as the controller given
+    /// a new certificate does (their open connections are closed). Outlets, probes and tokens are kept.
+    public func restart(serving certificate: ServedCertificate) async throws {
+        for service in Service.allCases {
+            try await listener(service).restart(serving: certificate)
+            recordBaseURL(service)
+        }
+    }
+
+    /// Where the outlet service's redirects point.
+    private func recordBaseURL(_ service: Service) {
+        let baseURL = baseURL(service)
+        state.withLockedValue { $0.baseURLs[service] = baseURL }
     }
 
     /// Stops every listener; outlets, probes and tokens are kept.
@@ -51,10 +70,10 @@ public final class BellasReefSimulator: Sendable {
     }
 
     public func port(_ service: Service) -> Int { listener(service).port }
-    /// `http://127.0.0.1:PORT` of `service`.
-    public func baseURL(_ service: Service) -> String { "http://\(listener(service).host):\(port(service))" }
+    /// `http://127.0.0.1:PORT` of `service` (`https://` when serving a certificate).
+    public func baseURL(_ service: Service) -> String { listener(service).baseURL }
 
-    private func listener(_ service: Service) -> ReefListener {
+    private func listener(_ service: Service) -> SimulatorListener<ReefResponder> {
         guard let listener = listeners[service] else { preconditionFailure("every service has a listener") }
         return listener
     }
@@ -90,7 +109,7 @@ public final class BellasReefSimulator: Sendable {
         if fault == .down {
             await listener(service).stop()
         } else if !listener(service).isRunning {
-            try await listener(service).start()
+            try await listener(service).restart()
         }
     }
 

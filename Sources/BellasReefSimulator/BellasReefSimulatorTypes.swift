@@ -37,6 +37,8 @@ extension BellasReefSimulator {
         case delay(Duration)
         /// Every request to the service is answered with a plain-text 500.
         case serverError
+        /// Every connection to the service is closed mid-response.
+        case dropConnections
         /// The service's listener is stopped: connects are refused. Clearing the fault listens
         /// again on the same port.
         case down

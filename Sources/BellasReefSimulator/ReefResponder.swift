@@ -32,9 +32,13 @@ struct ReefResponder: HTTPResponder {
         let (fault, outcome) = state.withLockedValue { state in
             state.requests[service, default: RequestLog()].append(recorded)
             let fault = state.faults[service]
-            if fault == .serverError { return (fault, ReefSimulatedResponse.internalError) }
-            return (fault, ReefEngine.handle(simulated, service: service, state: &state, now: state.options.now()))
+            switch fault {
+            // A dropped connection answers nothing: the 500 is never sent.
+            case .serverError, .dropConnections: return (fault, ReefSimulatedResponse.internalError)
+            default: return (fault, ReefEngine.handle(simulated, service: service, state: &state, now: state.options.now()))
+            }
         }
+        if fault == .dropConnections { return .droppedConnection() }
         if case .delay(let delay) = fault { try await Task.sleep(for: delay) }
         if outcome.delay > .zero { try await Task.sleep(for: outcome.delay) }
         return Self.response(outcome)

@@ -3,27 +3,17 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Hummingbird
 import Logging
-import NIOCore
-import ServiceLifecycle
+import SimulatorSupport
 
 /// An in-process Pi-hole v6 that behaves like a real FTL v6.4.1 in the points that matter to
 /// clients: string `blocking`, float countdown with automatic revert, 16 API seats,
 /// login rate limiting, both 401 body shapes, 201-on-duplicate, 404-with-only-`took`,
 /// lowercased domains, `not_found` for unknown paths. Records every request for tests.
 public final class PiHoleSimulator: Sendable {
-    private struct Server: Sendable {
-        var task: Task<Void, Never>?
-        var group: ServiceGroup?
-        var port: Int = 0
-        var host: String = "127.0.0.1"
-    }
-
     let core: Locked<SimulatorState>
-    private let server = Locked(Server())
+    private let listener: SimulatorListener<PiHoleSimulatorResponder>
     let clock: PiHoleSimulatorClock
-    private let logger: Logger
 
     public init(
         password: String = "correct horse",
@@ -33,82 +23,44 @@ public final class PiHoleSimulator: Sendable {
         clock: PiHoleSimulatorClock = .system,
         logger: Logger? = nil
     ) {
-        core = Locked(SimulatorState(password: password, hostName: hostName, version: version, maxSessions: maxSessions))
+        let core = Locked(SimulatorState(password: password, hostName: hostName, version: version, maxSessions: maxSessions))
+        self.core = core
         self.clock = clock
         var quiet = Logger(label: "PiHoleSimulator")
         quiet.logLevel = .critical
-        self.logger = logger ?? quiet
+        listener = SimulatorListener(
+            name: "PiHoleSimulator", responder: PiHoleSimulatorResponder(core: core, clock: clock), logger: logger ?? quiet)
     }
 
     deinit {
-        server.withLock { $0.task?.cancel() }
+        listener.cancel()
     }
 
     // MARK: - Lifecycle
 
-    /// Starts listening. `port: 0` picks a free port the first time and reuses the same
-    /// port on a later `start()` (after `stop()` or the `.down` fault).
-    public func start(host: String = "127.0.0.1", port: Int = 0) async throws {
-        let (alreadyRunning, previousPort) = server.withLock { ($0.task != nil, $0.port) }
-        if alreadyRunning { return }
-        let bindPort = port != 0 ? port : previousPort
-
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            responder: PiHoleSimulatorResponder(core: core, clock: clock),
-            configuration: .init(address: .hostname(host, port: bindPort), serverName: nil),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: logger
-        )
-        let logger = self.logger
-        // A graceful shutdown closes the idle keep-alive connections too, as a Pi-hole going down
-        // would; cancellation would leave them open. A slow (`.delay`) request is cut after 1 s.
-        var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(1)
-        let group = ServiceGroup(configuration: groupConfiguration)
-        let task = Task {
-            do {
-                try await group.run()
-            } catch {
-                logger.error("PiHoleSimulator server stopped: \(error)")
-            }
-            continuation.finish()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let boundPort = await iterator.next(), boundPort != 0 else {
-            task.cancel()
-            await task.value
-            throw SimulatorStartError(host: host, port: bindPort)
-        }
-        server.withLock {
-            $0.task = task
-            $0.group = group
-            $0.port = boundPort
-            $0.host = host
-        }
+    /// Starts listening, over HTTPS with `certificate` (a Pi-hole's own is self-signed; nil: the
+    /// one served before, if any), plain HTTP without. `port: 0` picks a free port the first time
+    /// and reuses the same port on a later `start()` (after `stop()` or the `.down` fault).
+    public func start(host: String = "127.0.0.1", port: Int = 0, certificate: ServedCertificate? = nil) async throws {
+        try await listener.start(host: host, port: port, certificate: certificate)
         core.withLock { if $0.fault == .down { $0.fault = nil } }
     }
 
     /// Stops listening and waits until the server task has ended. Sessions and data are kept.
     public func stop() async {
-        let (task, group) = server.withLock { server in
-            defer {
-                server.task = nil
-                server.group = nil
-            }
-            return (server.task, server.group)
-        }
-        guard let task else { return }
-        await group?.triggerGracefulShutdown()
-        await task.value
+        await listener.stop()
     }
 
-    public var port: Int { server.withLock { $0.port } }
-    public var baseURL: String { server.withLock { "http://\($0.host):\($0.port)" } }
-    public var isRunning: Bool { server.withLock { $0.task != nil } }
+    /// Restarts on the same port serving `certificate`, as a Pi-hole given a new certificate
+    /// does (its open connections are closed). Sessions and data are kept.
+    public func restart(serving certificate: ServedCertificate) async throws {
+        try await listener.restart(serving: certificate)
+    }
+
+    public var port: Int { listener.port }
+    /// `http://127.0.0.1:PORT`, or `https://…` when serving a certificate.
+    public var baseURL: String { listener.baseURL }
+    public var isRunning: Bool { listener.isRunning }
 
     // MARK: - Observation
 
@@ -181,8 +133,7 @@ public final class PiHoleSimulator: Sendable {
         if fault == .down {
             await stop()
         } else if previous == .down {
-            let host = server.withLock { $0.host }
-            try await start(host: host)
+            try await listener.restart()
         }
     }
 
@@ -196,11 +147,4 @@ public final class PiHoleSimulator: Sendable {
             state.revertAt = timer.map { now.addingTimeInterval($0) }
         }
     }
-}
-
-/// The simulator could not bind.
-public struct SimulatorStartError: Error, CustomStringConvertible {
-    public let host: String
-    public let port: Int
-    public var description: String { "PiHoleSimulator could not listen on \(host):\(port)" }
 }

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import Hummingbird
 import NIOCore
+import SimulatorSupport
 
 /// Bridges Hummingbird requests to ``PiHoleSimulatorEngine``: records, applies faults,
 /// runs the engine under the lock, delays outside it.
@@ -44,11 +45,7 @@ struct PiHoleSimulatorResponder: HTTPResponder {
         if case .delay(let delay) = fault { try await Task.sleep(for: delay) }
         switch fault {
         case .dropConnections:
-            // Promise a body, then fail while writing it: Hummingbird closes the connection
-            // and the client sees it dropped mid-response.
-            return Response(
-                status: .ok, headers: [.contentType: "application/json", .contentLength: "64"],
-                body: .init { _ in throw CancellationError() })
+            return .droppedConnection()
         case .serverError:
             return Self.response(.error(500, key: "internal_error", message: "Internal server error (simulated)"))
         default:

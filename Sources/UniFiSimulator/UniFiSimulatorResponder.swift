@@ -8,6 +8,7 @@ import Hummingbird
 import JSONDocument
 import NIOConcurrencyHelpers
 import NIOCore
+import SimulatorSupport
 
 /// Bridges Hummingbird requests to ``UniFiSimulatorEngine``: records every request, applies
 /// injected faults, runs the engine under the lock, delays outside it.
@@ -37,12 +38,14 @@ struct UniFiSimulatorResponder: HTTPResponder {
                 var response = UniFiSimulatorEngine.error(429, "api.rate-limited", "Too many requests (simulated)", simulated)
                 response.retryAfterSeconds = seconds
                 return (fault, response)
-            case .serverError:
+            // A dropped connection answers nothing: the 500 is never sent.
+            case .serverError, .dropConnections:
                 return (fault, UniFiSimulatorEngine.error(500, "api.internal-error", "Internal server error (simulated)", simulated))
             case .delay, nil:
                 return (fault, UniFiSimulatorEngine.handle(simulated, state: &state))
             }
         }
+        if fault == .dropConnections { return .droppedConnection() }
         if case .delay(let delay) = fault { try await Task.sleep(for: delay) }
         var fields = HTTPFields()
         fields[.contentType] = "application/json"

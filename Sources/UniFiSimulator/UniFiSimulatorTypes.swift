@@ -46,6 +46,9 @@ extension UniFiSimulator {
         case serverError
         /// The answer comes this much later.
         case delay(Duration)
+        /// The connection is closed mid-response. (The console down altogether: `stop()`, then
+        /// `start()` listens again on the same port.)
+        case dropConnections
     }
 
     public enum Scheme: Sendable {
