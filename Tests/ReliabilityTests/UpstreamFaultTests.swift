@@ -11,8 +11,6 @@ import UniFiSimulator
 /// refuses its key. Only that upstream's availability changes, the other two go on taking
 /// commands, it comes back by itself once the fault is cleared, and it is not stormed with logins.
 @Suite struct UpstreamFaultTests {
-    enum Upstream: String, Sendable { case pihole, unifi, reef }
-
     struct Fault: Sendable, CustomTestStringConvertible {
         let upstream: Upstream
         let name: String
@@ -36,10 +34,16 @@ import UniFiSimulator
               inject: { try await $0.reef.setFault(.down, on: .core) }, clear: { try await $0.reef.setFault(nil, on: .core) }),
         Fault(upstream: .reef, name: "500s", darkens: true,
               inject: { try await $0.reef.setFault(.serverError, on: .core) }, clear: { try await $0.reef.setFault(nil, on: .core) }),
+        Fault(upstream: .reef, name: "dropped connections", darkens: true,
+              inject: { try await $0.reef.setFault(.dropConnections, on: .core) }, clear: { try await $0.reef.setFault(nil, on: .core) }),
         Fault(upstream: .reef, name: "10 s stalls", darkens: false,
               inject: { try await $0.reef.setFault(.delay(.seconds(10)), on: .core) }, clear: { try await $0.reef.setFault(nil, on: .core) }),
         Fault(upstream: .reef, name: "expired tokens", darkens: false, inject: { $0.reef.expireAllTokens() }, clear: { _ in }),
+        // Down: the console's listener stops (connects refused); started again on the same port.
+        Fault(upstream: .unifi, name: "down", darkens: true, inject: { await $0.unifi.stop() }, clear: { try await $0.unifi.start() }),
         Fault(upstream: .unifi, name: "500s", darkens: true, inject: { $0.unifi.inject(.serverError) }, clear: { $0.unifi.clearFaults() }),
+        Fault(upstream: .unifi, name: "dropped connections", darkens: true,
+              inject: { $0.unifi.inject(.dropConnections) }, clear: { $0.unifi.clearFaults() }),
         Fault(upstream: .unifi, name: "10 s stalls", darkens: false, inject: { $0.unifi.inject(.delay(.seconds(10))) }, clear: { $0.unifi.clearFaults() }),
         Fault(upstream: .unifi, name: "key refused", darkens: true, inject: { $0.unifi.inject(.unauthorized) }, clear: { $0.unifi.clearFaults() }),
     ]
@@ -47,57 +51,29 @@ import UniFiSimulator
     @Test(arguments: faults)
     func onlyTheFaultyUpstreamDarkensAndItComesBackWithoutALoginStorm(fault: Fault) async throws {
         try await AllIntegrations.run { all, observer in
-            let loginsBefore = logins(all)
-            let pollsBefore = polls(all)
+            let loginsBefore = Upstream.logins(all)
+            let pollsBefore = fault.upstream.requests(all)
             try await fault.inject(all)
             if fault.darkens {
-                try await waitUntil("\(fault.upstream) unavailable", timeout: .seconds(30)) { isAvailable(fault.upstream, observer) == false }
+                try await waitUntil("\(fault.upstream) unavailable", timeout: .seconds(30)) { fault.upstream.isAvailable(observer) == false }
             } else {
                 // Exercised: the faulty upstream was asked (and stalled, or refused the session) a few times.
-                try await waitUntil("\(fault.upstream) asked again", timeout: .seconds(30)) { polls(all)[fault.upstream]! >= pollsBefore[fault.upstream]! + 2 }
+                try await waitUntil("\(fault.upstream) asked again", timeout: .seconds(30)) { fault.upstream.requests(all) >= pollsBefore + 2 }
             }
-            for other in [Upstream.pihole, .unifi, .reef] where other != fault.upstream {
-                let answer = try await command(other, observer)
+            for other in Upstream.allCases where other != fault.upstream {
+                let answer = try await other.command(observer)
                 #expect(answer["status"] == "ok", "\(other) while \(fault.upstream) has \(fault.name): \(answer)")
-                #expect(isAvailable(other, observer) == true, "\(other) stays available")
+                #expect(other.isAvailable(observer) == true, "\(other) stays available")
             }
             try await fault.clear(all)
-            try await waitUntil("\(fault.upstream) back", timeout: .seconds(60)) { isAvailable(fault.upstream, observer) == true }
-            let answer = try await command(fault.upstream, observer)
+            try await waitUntil("\(fault.upstream) back", timeout: .seconds(60)) { fault.upstream.isAvailable(observer) == true }
+            let answer = try await fault.upstream.command(observer)
             #expect(answer["status"] == "ok", "\(fault.upstream) after \(fault.name): \(answer)")
             // At most one login to make up for a lost session, whatever the fault did meanwhile.
-            let loginsAfter = logins(all)
+            let loginsAfter = Upstream.logins(all)
             for upstream in [Upstream.pihole, .reef] {
                 #expect(loginsAfter[upstream]! - loginsBefore[upstream]! <= 1, "\(upstream) logins: \(loginsBefore) → \(loginsAfter)")
             }
         }
     }
-}
-
-private func isAvailable(_ upstream: UpstreamFaultTests.Upstream, _ observer: Observer) -> Bool? {
-    let (topic, read): (String, (JSONValue) -> Bool?) = switch upstream {
-    case .pihole: ("home/pihole/main", { $0["available"]?.boolValue })
-    case .unifi: ("home/unifi/controller/home", { $0["available"]?.boolValue })
-    case .reef: ("home/reef/core/availability", { $0.stringValue.map { $0 == "online" } })
-    }
-    guard let last = observer.recorder.messages.last(where: { $0.topic == topic }) else { return nil }
-    return read(JSONValue.parse(last.payload) ?? .string(last.payloadString ?? ""))
-}
-
-/// A command each upstream must carry out.
-private func command(_ upstream: UpstreamFaultTests.Upstream, _ observer: Observer) async throws -> JSONValue {
-    switch upstream {
-    case .pihole: try await observer.command("home/pihole/main/pause", "5", timeout: .seconds(30))
-    case .unifi: try await observer.command("home/unifi/rule/downtime-emma/set", "OFF", timeout: .seconds(30))
-    case .reef: try await observer.command("home/reef/outlet/heater/set", "ON", timeout: .seconds(30))
-    }
-}
-
-private func logins(_ all: AllIntegrations) -> [UpstreamFaultTests.Upstream: Int] {
-    [.pihole: all.piHole.loginCount, .reef: all.reef.loginCount]
-}
-
-/// Requests each simulator received (the Reef's core: where its faults go).
-private func polls(_ all: AllIntegrations) -> [UpstreamFaultTests.Upstream: Int] {
-    [.pihole: all.piHole.requests.count, .unifi: all.unifi.requests.count, .reef: all.reef.requests(.core).count]
 }
