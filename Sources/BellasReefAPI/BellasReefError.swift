@@ -23,6 +23,9 @@ public struct BellasReefError: Error, Sendable, CustomStringConvertible, Equatab
         case server
         /// Connection refused, timeout, dropped connection.
         case transport
+        /// The controller's certificate was not trusted: the handshake refused it (another
+        /// certificate than the pinned one, or one the CA file did not sign).
+        case tls
         /// No request was made: a previous login failed and the backoff window is still open.
         case backingOff
         /// No request was made: an id that must not go into a URL (not a UUID, not a probe id).

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PlainText
+import UpstreamHTTP
 
 /// Turns HTTP outcomes into ``BellasReefError``. Pure functions: no I/O.
 enum BellasReefErrorMapping {
@@ -53,9 +54,11 @@ enum BellasReefErrorMapping {
     ]
 
     /// Any error thrown while sending or receiving: a ``BellasReefError`` passes through,
-    /// everything else (connect refused, timeout, dropped connection) is `.transport`.
+    /// certificate trust failures are `.tls`, everything else (connect refused, timeout, dropped
+    /// connection) is `.transport`.
     static func transport(_ error: any Error) -> BellasReefError {
         if let error = error as? BellasReefError { return error }
+        if let trust = UpstreamTLSError.trustFailure(error) { return BellasReefError(.tls, trust) }
         if error is CancellationError { return BellasReefError(.transport, "cancelled") }
         return BellasReefError(.transport, String(describing: error))
     }

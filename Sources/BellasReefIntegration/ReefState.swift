@@ -40,16 +40,18 @@ final class ReefState: Sendable {
     func serviceFailed(_ service: BellasReefService, _ error: any Error) {
         // A request cut short because the bridge is stopping says nothing of the service.
         guard !Task.isCancelled else { return }
-        let wasFailing = update { snapshot in
+        let previousError = update { snapshot in
             defer {
                 snapshot.services[service, default: ServiceStatus()].available = false
                 snapshot.services[service]?.judged = true
                 snapshot.services[service]?.error = "\(error)"
             }
-            return snapshot.service(service).error != nil
+            return snapshot.service(service).error
         }
         // The change is logged, not every failed poll: a service away for an hour writes one line.
-        if !wasFailing {
+        // A certificate problem is logged again when its words change: the handshake refused by a
+        // pin says little, the probe of the next try names both fingerprints.
+        if previousError == nil || (ReefUpstream.isCertificateFailure(error) && previousError != "\(error)") {
             logger.warning("Bella's Reef service is unavailable", metadata: ["service": "\(service.rawValue)", "error": "\(error)"])
         }
     }

@@ -33,6 +33,7 @@ final class ReefUpstream: Sendable {
         do {
             result = .success(try await metrics[service]!.measure { try await operation(api) })
         } catch {
+            if Self.isCertificateFailure(error) { await release(api) }
             result = .failure(error)
         }
         let logins = await api.loginCount
@@ -59,6 +60,23 @@ final class ReefUpstream: Sendable {
     func shutdown() async {
         guard let http = connected.withLock({ connected in defer { connected = nil }; return connected?.http }) else { return }
         try? await http.shutdown()
+    }
+
+    /// A handshake refused or a pin that does not match: the certificate may have changed.
+    static func isCertificateFailure(_ error: any Error) -> Bool {
+        (error as? BellasReefError)?.code == .tls || error is UpstreamTLSError
+    }
+
+    /// After a certificate failure the next call makes a new client, whose probe checks a pin
+    /// again and names both fingerprints, rather than failing the same way forever. (Its token
+    /// goes with it: one login once the controller is trusted again.)
+    private func release(_ api: BellasReefClient) async {
+        let stale = connected.withLock { connected -> HTTPClient? in
+            guard let current = connected, current.api === api else { return nil }
+            connected = nil
+            return current.http
+        }
+        try? await stale?.shutdown()
     }
 
     /// The client, made on first use with the HTTP client of the one place below.

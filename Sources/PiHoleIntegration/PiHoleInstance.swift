@@ -18,8 +18,9 @@ actor PiHoleInstance {
     private var loginsRecorded = 0
     /// Made on first use, so that checking a configuration opens nothing.
     private var connected: (http: HTTPClient, api: PiHoleClient)?
-    /// Set after a TLS failure, which may be a changed certificate: the next request makes a new
-    /// client, checking a pinned certificate again, rather than failing the same way forever.
+    /// Set after a TLS failure of the client in `connected`, which may be a changed certificate:
+    /// the next request makes a new client, checking a pinned certificate again, rather than
+    /// failing the same way forever.
     private var reconnectNeeded = false
     var snapshot = PiHoleSnapshot()
     /// After a failed read of the host name, when to try again.
@@ -48,6 +49,10 @@ actor PiHoleInstance {
         do {
             result = .success(try await metrics.measure { try await operation(api) })
         } catch {
+            // Only the client that met the certificate failure is replaced: a failure reported
+            // after another caller made a new one (the actor is re-entered at each await) must
+            // not cost that one's session, and a second login.
+            if (error as? PiHoleError)?.code == .tls, connected?.api === api { reconnectNeeded = true }
             result = .failure(error)
         }
         let logins = await api.loginCount
@@ -159,14 +164,16 @@ actor PiHoleInstance {
     private func markUnavailable(_ error: any Error) {
         // A request cut short because the bridge is stopping says nothing of the Pi-hole.
         guard !Task.isCancelled else { return }
+        let isTLS = (error as? PiHoleError)?.code == .tls
         // Log the change, not every failed poll: a Pi-hole that is away for an hour writes one line.
-        if snapshot.available || snapshot.error == nil {
+        // A certificate problem is logged again when its words change: the handshake refused by a
+        // pin says little, the probe of the next try names both fingerprints.
+        if snapshot.available || snapshot.error == nil || (isTLS && snapshot.error != "\(error)") {
             logger.warning("Pi-hole is unavailable", metadata: ["error": "\(error)"])
         }
         metrics.recordAvailability(false)
         snapshot.available = false
         snapshot.error = "\(error)"
-        if (error as? PiHoleError)?.code == .tls { reconnectNeeded = true }
     }
 }
 

@@ -157,13 +157,15 @@ actor UniFiController {
     private func markUnavailable(_ error: any Error) {
         // A request cut short because the bridge is stopping says nothing of the console.
         guard !Task.isCancelled else { return }
-        // Log the change, not every failed poll.
-        if status.available || status.error == nil {
+        let isTLS = (error as? UniFiError)?.code == .tls
+        // Log the change, not every failed poll. A certificate problem is logged again when its
+        // words change: the handshake refused by a pin says little, the next probe names both fingerprints.
+        if status.available || status.error == nil || (isTLS && status.error != "\(error)") {
             logger.warning("UniFi console is unavailable", metadata: ["error": "\(error)"])
         }
         metrics.recordAvailability(false)
         status.available = false
         status.error = "\(error)"
-        if (error as? UniFiError)?.code == .tls { reconnectNeeded = true }
+        if isTLS { reconnectNeeded = true }
     }
 }
