@@ -237,7 +237,7 @@ let package = Package(
             .product(name: "HummingbirdTLS", package: "hummingbird"),
         ]),
         .testTarget(name: "ReliabilityTests", dependencies: [
-            "BridgeCore", "BridgeTestSupport", "MQTTTestSupport",
+            "BridgeCore", "BridgeTestSupport", "MQTTTestSupport", "SimulatorSupport", "TLSTestSupport",
             "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport",
             "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
             "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport",

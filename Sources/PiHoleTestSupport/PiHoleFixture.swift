@@ -16,10 +16,16 @@ public struct PiHoleFixture: Sendable {
         self.simulators = simulators
     }
 
-    public static func yaml(_ simulators: [String: PiHoleSimulator], password: String = "correct horse", extra: String = "") -> String {
+    /// The `pihole:` section for `simulators`; `instanceSettings` are added to each instance
+    /// (its TLS trust, say).
+    public static func yaml(
+        _ simulators: [String: PiHoleSimulator], password: String = "correct horse", extra: String = "",
+        instanceSettings: [String: String] = [:]
+    ) -> String {
         var text = "pihole:\n  poll_interval: 1\n\(extra)  instances:\n"
         for (id, simulator) in simulators.sorted(by: { $0.key < $1.key }) {
             text += "    - id: \(id)\n      url: \(simulator.baseURL)\n      password: \(password)\n"
+            text += instanceSettings.sorted { $0.key < $1.key }.map { "      \($0.key): \"\($0.value)\"\n" }.joined()
         }
         return text
     }

@@ -16,19 +16,23 @@ public struct UniFiFixture: Sendable {
         self.simulator = simulator
     }
 
-    /// The `unifi:` section for this simulator, pinned to its certificate.
-    public func yaml(apiKey: String = "sim-api-key", extra: String = "", controllerExtra: String = "") -> String {
-        """
-        unifi:
-          poll_interval: 5
-          request_timeout: 3
-        \(extra)  controllers:
-            - id: home
-              url: \(simulator.controllerURL)
-              api_key: \(apiKey)
-              tls_fingerprint: "\(simulator.certificate?.opensslFingerprint ?? "")"
-        \(controllerExtra)
-        """
+    /// The `unifi:` section for this simulator, pinned to its certificate unless `trust` gives
+    /// the TLS settings (`ca_file`, say) instead.
+    public func yaml(
+        apiKey: String = "sim-api-key", trust: [String: String]? = nil, extra: String = "", controllerExtra: String = ""
+    ) -> String {
+        let trust = (trust ?? ["tls_fingerprint": simulator.certificate?.opensslFingerprint ?? ""])
+            .sorted { $0.key < $1.key }.map { "      \($0.key): \"\($0.value)\"\n" }.joined()
+        return """
+            unifi:
+              poll_interval: 5
+              request_timeout: 3
+            \(extra)  controllers:
+                - id: home
+                  url: \(simulator.controllerURL)
+                  api_key: \(apiKey)
+            \(trust)\(controllerExtra)
+            """
     }
 
     /// Starts a simulator with the demo's rules (unless `prepare` says otherwise) and a broker,

@@ -9,6 +9,7 @@ import MQTTTestSupport
 import PiHoleIntegration
 import PiHoleSimulator
 import PiHoleTestSupport
+import SimulatorSupport
 import UniFiIntegration
 import UniFiSimulator
 import UniFiTestSupport
@@ -32,20 +33,38 @@ struct AllIntegrations: Sendable {
         ]
     }
 
+    /// One upstream served over HTTPS with `certificate`, and how the bridge trusts it: a
+    /// configuration key (`tls_fingerprint`, `ca_file`) and its value.
+    struct HTTPS: Sendable {
+        let upstream: Upstream
+        let certificate: ServedCertificate
+        let trust: (key: String, value: String)
+
+        /// The trust setting of `upstream`'s configuration; nil for the others.
+        func trust(for upstream: Upstream) -> [String: String]? {
+            upstream == self.upstream ? [trust.key: trust.value] : nil
+        }
+    }
+
     /// Runs the bridge (logging through `logger`) for the length of `body`, on `broker` (a fresh
     /// one unless given) with `brokerYAML` (the bridge's credentials); `configureObserver` sets
-    /// up the clients that watch it.
+    /// up the clients that watch it. The Pi-hole and the Reef speak plain HTTP and the UniFi
+    /// console HTTPS with a pinned certificate of its own, unless `https` says otherwise for one.
     static func run(
-        broker: TestBroker? = nil, brokerYAML: String = "", logger: Logger = testLogger("all"),
+        broker: TestBroker? = nil, brokerYAML: String = "", logger: Logger = testLogger("all"), https: HTTPS? = nil,
         observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
         _ body: (AllIntegrations, Observer) async throws -> Void
     ) async throws {
         try await UniFiFixture.withSimulator(broker: broker) { unifiFixture in
             try await ReefFixture.withLastingSimulator { reefFixture in
                 let piHole = PiHoleSimulator(hostName: "pi-main")
-                try await piHole.start()
+                try await piHole.start(certificate: https?.upstream == .pihole ? https?.certificate : nil)
                 defer { Task { await piHole.stop() } }
-                let yaml = brokerYAML + PiHoleFixture.yaml(["main": piHole]) + unifiFixture.yaml() + ReefFixture.yaml(reefFixture.simulator)
+                if let https, https.upstream == .unifi { try await unifiFixture.simulator.restart(serving: https.certificate) }
+                if let https, https.upstream == .reef { try await reefFixture.simulator.restart(serving: https.certificate) }
+                let yaml = brokerYAML + PiHoleFixture.yaml(["main": piHole], instanceSettings: https?.trust(for: .pihole) ?? [:])
+                    + unifiFixture.yaml(trust: https?.trust(for: .unifi))
+                    + ReefFixture.yaml(reefFixture.simulator, settings: https?.trust(for: .reef) ?? [:])
                 let configuration = try testConfiguration(broker: unifiFixture.broker, yaml: yaml)
                 let environment = IntegrationEnvironment(logger: logger)
                 let factories: [any IntegrationFactory] = [PiHoleIntegrationFactory(), UniFiIntegrationFactory(), ReefIntegrationFactory()]
