@@ -22,6 +22,7 @@ import Testing
         let https = AllIntegrations.HTTPS(upstream: upstream, certificate: pinned.served, trust: ("tls_fingerprint", pinned.opensslFingerprint))
         try await AllIntegrations.run(logger: capture.logger("all"), https: https) { all, observer in
             let loginsBefore = Upstream.logins(all)
+            let messagesBefore = observer.recorder.messages.count
             try await all.restart(upstream, serving: other.served)
             let requestsAfterChange = upstream.requestsOfAnyService(all)
             try await waitUntil("\(upstream) unavailable", timeout: .seconds(30)) { upstream.isAvailable(observer) == false }
@@ -33,7 +34,7 @@ import Testing
             for bystander in Upstream.allCases where bystander != upstream {
                 let answer = try await bystander.command(observer)
                 #expect(answer["status"] == "ok", "\(bystander) while \(upstream) presents another certificate: \(answer)")
-                #expect(bystander.isAvailable(observer) == true, "\(bystander) stays available")
+                #expect(bystander.isAvailable(observer) == true, "\(bystander) is available")
             }
             #expect(upstream.requestsOfAnyService(all) == requestsAfterChange, "no request past a handshake with another certificate")
 
@@ -41,6 +42,9 @@ import Testing
             try await waitUntil("\(upstream) back", timeout: .seconds(60)) { upstream.isAvailable(observer) == true }
             let answer = try await upstream.command(observer)
             #expect(answer["status"] == "ok", "\(upstream) with its pinned certificate again: \(answer)")
+            for bystander in Upstream.allCases where bystander != upstream {
+                #expect(!bystander.wasUnavailable(observer, after: messagesBefore), "\(bystander) was never shown unavailable")
+            }
             let loginsAfter = Upstream.logins(all)
             for loggingIn in [Upstream.pihole, .reef] {
                 #expect(

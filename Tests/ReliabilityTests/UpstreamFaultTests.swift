@@ -53,6 +53,7 @@ import UniFiSimulator
         try await AllIntegrations.run { all, observer in
             let loginsBefore = Upstream.logins(all)
             let pollsBefore = fault.upstream.requests(all)
+            let messagesBefore = observer.recorder.messages.count
             try await fault.inject(all)
             if fault.darkens {
                 try await waitUntil("\(fault.upstream) unavailable", timeout: .seconds(30)) { fault.upstream.isAvailable(observer) == false }
@@ -63,12 +64,15 @@ import UniFiSimulator
             for other in Upstream.allCases where other != fault.upstream {
                 let answer = try await other.command(observer)
                 #expect(answer["status"] == "ok", "\(other) while \(fault.upstream) has \(fault.name): \(answer)")
-                #expect(other.isAvailable(observer) == true, "\(other) stays available")
+                #expect(other.isAvailable(observer) == true, "\(other) is available")
             }
             try await fault.clear(all)
             try await waitUntil("\(fault.upstream) back", timeout: .seconds(60)) { fault.upstream.isAvailable(observer) == true }
             let answer = try await fault.upstream.command(observer)
             #expect(answer["status"] == "ok", "\(fault.upstream) after \(fault.name): \(answer)")
+            for other in Upstream.allCases where other != fault.upstream {
+                #expect(!other.wasUnavailable(observer, after: messagesBefore), "\(other) was never shown unavailable")
+            }
             // At most one login to make up for a lost session, whatever the fault did meanwhile.
             let loginsAfter = Upstream.logins(all)
             for upstream in [Upstream.pihole, .reef] {
