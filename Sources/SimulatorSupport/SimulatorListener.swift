@@ -49,6 +49,21 @@ public final class SimulatorListener<Responder: HTTPResponder>: Sendable where R
         if alreadyRunning { return }
         let bindPort = port != 0 ? port : previousPort
         let certificate = certificate ?? previousCertificate
+        // A port given up a moment ago may be refused for a while (seen: `Address already in use`
+        // for a restart under the load of the whole suite, though the listener had no connection
+        // left): a listener coming back on its port tries again for up to 3 s, as TestBroker does.
+        var attempt = 1
+        while true {
+            do {
+                return try await listen(host: host, port: bindPort, certificate: certificate)
+            } catch is SimulatorStartError where bindPort != 0 && attempt < 30 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    private func listen(host: String, port bindPort: Int, certificate: ServedCertificate?) async throws {
         let (boundPorts, announce) = AsyncStream<Int>.makeStream()
         let application = Application(
             responder: responder,
