@@ -1,0 +1,62 @@
+import SimulatorSupport
+import TLSTestSupport
+
+/// How the bridge trusts an upstream's certificate in the certificate tests.
+enum Trust: String, Sendable, CaseIterable {
+    /// `tls_fingerprint`: exactly one self-signed certificate.
+    case pin
+    /// `ca_file`: whatever that CA signs.
+    case caFile
+}
+
+/// The certificates one certificate test serves, made at test time with openssl.
+struct CertificateSet: Sendable {
+    /// What the upstream serves first, and the bridge trusts.
+    let trusted: ServedCertificate
+    /// Another certificate the bridge must refuse: another self-signed one under a pin, one of
+    /// another CA under a CA file.
+    let untrusted: ServedCertificate
+    /// The configuration key and value that trust `trusted`.
+    let setting: (key: String, value: String)
+    /// What a log line about the refusal must hold.
+    let refusalWords: [String]
+    /// Makes another certificate the bridge trusts as it trusts `trusted` (under a pin: none).
+    let renew: @Sendable () throws -> ServedCertificate?
+    let remove: @Sendable () -> Void
+
+    init(_ trust: Trust) throws {
+        switch trust {
+        case .pin:
+            let pinned = try TestCertificate.generate(commonName: "pinned")
+            let other = try TestCertificate.generate(commonName: "another")
+            trusted = pinned.served
+            untrusted = other.served
+            setting = ("tls_fingerprint", pinned.opensslFingerprint)
+            // Both fingerprints, to compare with what the appliance shows.
+            refusalWords = ["does not match the pinned fingerprint", pinned.opensslFingerprint, other.opensslFingerprint]
+            renew = { nil }
+            remove = { [pinned, other].forEach { $0.remove() } }
+        case .caFile:
+            let authority = try TestCertificateAuthority(commonName: "home CA")
+            let stranger = try TestCertificateAuthority(commonName: "another CA")
+            trusted = try authority.served(commonName: "first")
+            untrusted = try stranger.served(commonName: "stranger")
+            setting = ("ca_file", authority.certificatePath)
+            refusalWords = ["certificate not trusted"]
+            renew = { try authority.served(commonName: "renewed") }
+            remove = { [authority, stranger].forEach { $0.remove() } }
+        }
+    }
+}
+
+extension TestCertificate {
+    var served: ServedCertificate { ServedCertificate(certificatePath: certificatePath, privateKeyPath: privateKeyPath) }
+}
+
+extension TestCertificateAuthority {
+    /// A loopback server certificate this CA signs.
+    func served(commonName: String) throws -> ServedCertificate {
+        let issued = try issue(commonName: commonName, subjectAltName: "IP:127.0.0.1")
+        return ServedCertificate(certificatePath: issued.certificatePath, privateKeyPath: issued.keyPath)
+    }
+}
