@@ -50,8 +50,9 @@ public final class SimulatorListener<Responder: HTTPResponder>: Sendable where R
         let bindPort = port != 0 ? port : previousPort
         let certificate = certificate ?? previousCertificate
         // A port given up a moment ago may be refused for a while (seen: `Address already in use`
-        // for a restart under the load of the whole suite, though the listener had no connection
-        // left): a listener coming back on its port tries again for up to 3 s, as TestBroker does.
+        // for the Reef's services restarted with another certificate, nine such tests at once,
+        // though no connection was left): a listener coming back on its port tries again for up
+        // to 3 s, as TestBroker does.
         var attempt = 1
         while true {
             do {
