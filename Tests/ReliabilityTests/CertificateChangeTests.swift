@@ -57,7 +57,7 @@ import Testing
     func aCAFileTrustsARenewedCertificateOfTheSameCAWithoutARestart(upstream: Upstream) async throws {
         let certificates = try CertificateSet(.caFile)
         defer { certificates.remove() }
-        let renewed = try #require(try certificates.renew())
+        let renewed = try #require(certificates.renewed)
         let https = AllIntegrations.HTTPS(upstream: upstream, certificate: certificates.trusted, trust: certificates.setting)
         try await AllIntegrations.run(https: https) { all, observer in
             try await all.restart(upstream, serving: renewed)

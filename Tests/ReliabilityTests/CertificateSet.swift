@@ -20,8 +20,9 @@ struct CertificateSet: Sendable {
     let setting: (key: String, value: String)
     /// What a log line about the refusal must hold.
     let refusalWords: [String]
-    /// Makes another certificate the bridge trusts as it trusts `trusted` (under a pin: none).
-    let renew: @Sendable () throws -> ServedCertificate?
+    /// Another certificate the bridge trusts as it trusts `trusted`: the same CA's renewal under a
+    /// CA file; none under a pin.
+    let renewed: ServedCertificate?
     let remove: @Sendable () -> Void
 
     init(_ trust: Trust) throws {
@@ -34,7 +35,7 @@ struct CertificateSet: Sendable {
             setting = ("tls_fingerprint", pinned.opensslFingerprint)
             // Both fingerprints, to compare with what the appliance shows.
             refusalWords = ["does not match the pinned fingerprint", pinned.opensslFingerprint, other.opensslFingerprint]
-            renew = { nil }
+            renewed = nil
             remove = { [pinned, other].forEach { $0.remove() } }
         case .caFile:
             let authority = try TestCertificateAuthority(commonName: "home CA")
@@ -43,7 +44,7 @@ struct CertificateSet: Sendable {
             untrusted = try stranger.served(commonName: "stranger")
             setting = ("ca_file", authority.certificatePath)
             refusalWords = ["certificate not trusted"]
-            renew = { try authority.served(commonName: "renewed") }
+            renewed = try authority.served(commonName: "renewed")
             remove = { [authority, stranger].forEach { $0.remove() } }
         }
     }
