@@ -16,8 +16,8 @@ actor UniFiController {
     private let logger: Logger
     private let metrics: UpstreamMetrics
     private var connected: (http: HTTPClient, api: UniFiClient, site: UniFiSite)?
-    /// Set after a TLS failure, which may be a changed certificate: the next request probes and
-    /// checks the pin again rather than failing the same way forever.
+    /// Set after a TLS failure of the client in `connected`, which may be a changed certificate:
+    /// the next request probes and checks the pin again rather than failing the same way forever.
     private var reconnectNeeded = false
     /// Set by `shutdown`: a connection still being made (the actor is re-entered at each await)
     /// must not be kept afterwards, or its HTTP client is never shut down.
@@ -166,6 +166,9 @@ actor UniFiController {
         metrics.recordAvailability(false)
         status.available = false
         status.error = "\(error)"
-        if isTLS { reconnectNeeded = true }
+        // Only a client in use can have met the failure. One that failed to be made (a probe
+        // refused while the console restarts) leaves none behind, and the flag would then throw
+        // away the next good one (a second connection, and any request still on the first cut short).
+        if isTLS, connected != nil { reconnectNeeded = true }
     }
 }

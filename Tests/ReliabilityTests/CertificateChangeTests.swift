@@ -35,10 +35,12 @@ import Testing
             }
             #expect(upstream.requestsOfAnyService(all) == requestsAfterChange, "no request past a handshake with another certificate")
 
+            let connectionsBeforeReturn = upstream.connections(all)
             try await all.restart(upstream, serving: certificates.trusted)
             try await waitUntil("\(upstream) back", timeout: .seconds(60)) { upstream.isAvailable(observer) == true }
             let answer = try await upstream.command(observer)
             #expect(answer["status"] == "ok", "\(upstream) with its trusted certificate again: \(answer)")
+            #expect(upstream.connections(all) - connectionsBeforeReturn == 1, "\(upstream) connected once when trusted again")
             for bystander in Upstream.allCases where bystander != upstream {
                 #expect(!bystander.wasUnavailable(observer, after: messagesBefore), "\(bystander) was never shown unavailable")
             }
@@ -85,6 +87,16 @@ extension AllIntegrations {
 }
 
 extension Upstream {
+    /// How many times the bridge connected to it: logins to the Pi-hole and the Reef, and the
+    /// request a UniFi connection starts with (`GET /v1/info`).
+    func connections(_ all: AllIntegrations) -> Int {
+        switch self {
+        case .pihole: all.piHole.loginCount
+        case .unifi: all.unifi.requestCount(method: "GET", pathContaining: "/v1/info")
+        case .reef: all.reef.loginCount
+        }
+    }
+
     /// Requests its simulator received, all three of the Reef's services counted.
     func requestsOfAnyService(_ all: AllIntegrations) -> Int {
         switch self {
