@@ -28,18 +28,18 @@ import Testing
                         onlineCount(observer) > onlineBefore
                     }
                     try await upstreams.piHole.setFault(.serverError)
-                    try await waitUntil("round \(round): Pi-hole unavailable", timeout: .seconds(30)) { available(.pihole, observer) == false }
+                    try await waitUntil("round \(round): Pi-hole unavailable", timeout: .seconds(30)) { FixtureUpstream.pihole.isAvailable(observer) == false }
                     try await upstreams.piHole.setFault(nil)
                     try await upstreams.reef.setFault(.down, on: .core)
-                    try await waitUntil("round \(round): Reef unavailable", timeout: .seconds(30)) { available(.reef, observer) == false }
+                    try await waitUntil("round \(round): Reef unavailable", timeout: .seconds(30)) { FixtureUpstream.reef.isAvailable(observer) == false }
                     try await upstreams.reef.setFault(nil, on: .core)
                     upstreams.unifi.simulator.inject(.serverError)
                     _ = try await observer.command("home/unifi/refresh", "")
-                    try await waitUntil("round \(round): UniFi unavailable", timeout: .seconds(30)) { available(.unifi, observer) == false }
+                    try await waitUntil("round \(round): UniFi unavailable", timeout: .seconds(30)) { FixtureUpstream.unifi.isAvailable(observer) == false }
                     upstreams.unifi.simulator.clearFaults()
                     _ = try await observer.command("home/unifi/refresh", "")
-                    for upstream in Upstream.allCases {
-                        try await waitUntil("round \(round): \(upstream) back", timeout: .seconds(60)) { available(upstream, observer) == true }
+                    for upstream in FixtureUpstream.allCases {
+                        try await waitUntil("round \(round): \(upstream) back", timeout: .seconds(60)) { upstream.isAvailable(observer) == true }
                     }
                     for index in 0..<5 {
                         for (topic, payload) in commands(index) {
@@ -57,21 +57,8 @@ import Testing
     }
 }
 
-private enum Upstream: CaseIterable { case pihole, unifi, reef }
-
 private func onlineCount(_ observer: Observer) -> Int {
     observer.recorder.messages.filter { $0.topic == "home/bridge/state" && $0.payloadString == BridgeTopics.online }.count
-}
-
-/// What the newest state message says of the upstream's availability.
-private func available(_ upstream: Upstream, _ observer: Observer) -> Bool? {
-    let (topic, read): (String, (JSONValue) -> Bool?) = switch upstream {
-    case .pihole: ("home/pihole/main", { $0["available"]?.boolValue })
-    case .unifi: ("home/unifi/controller/home", { $0["available"]?.boolValue })
-    case .reef: ("home/reef/core/availability", { $0.stringValue.map { $0 == "online" } })
-    }
-    guard let last = observer.recorder.messages.last(where: { $0.topic == topic }) else { return nil }
-    return read(JSONValue.parse(last.payload) ?? .string(last.payloadString ?? ""))
 }
 
 private func commands(_ index: Int) -> [(topic: String, payload: String)] {

@@ -1,33 +1,11 @@
 import BridgeCore
 import BridgeTestSupport
-import MQTT
 import MQTTTestSupport
 
 /// One of the three upstreams of ``AllIntegrations``, and what the fault tests read and ask of it.
-enum Upstream: String, Sendable, CaseIterable {
-    case pihole, unifi, reef
+typealias Upstream = FixtureUpstream
 
-    /// Whether its last published state says it is available (nil: nothing published yet).
-    func isAvailable(_ observer: Observer) -> Bool? {
-        availability(observer.recorder.messages).last ?? nil
-    }
-
-    /// Whether it was published unavailable at any time after the first `skipping` messages the
-    /// observer received: a command that succeeds publishes it available again at once, so the
-    /// last state alone would hide a poll that darkened it meanwhile.
-    func wasUnavailable(_ observer: Observer, after skipping: Int) -> Bool {
-        availability(Array(observer.recorder.messages.dropFirst(skipping))).contains(false)
-    }
-
-    private func availability(_ messages: [MQTTMessage]) -> [Bool?] {
-        let (topic, read): (String, (JSONValue) -> Bool?) = switch self {
-        case .pihole: ("home/pihole/main", { $0["available"]?.boolValue })
-        case .unifi: ("home/unifi/controller/home", { $0["available"]?.boolValue })
-        case .reef: ("home/reef/core/availability", { $0.stringValue.map { $0 == "online" } })
-        }
-        return messages.filter { $0.topic == topic }.map { read(JSONValue.parse($0.payload) ?? .string($0.payloadString ?? "")) }
-    }
-
+extension FixtureUpstream {
     /// A command it must carry out.
     func command(_ observer: Observer) async throws -> JSONValue {
         switch self {
