@@ -173,13 +173,13 @@ public final class Bridge: Service {
         while messagesHandled.load(ordering: .acquiring) < delivered, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
-        let unread = delivered - messagesHandled.load(ordering: .acquiring)
-        if unread > 0 { logger.warning("messages left unread at shutdown", metadata: ["count": "\(unread)"]) }
+        let unhandled = delivered - messagesHandled.load(ordering: .acquiring)
+        if unhandled > 0 { logger.warning("messages received but not handled before the disconnect", metadata: ["count": "\(unhandled)"]) }
     }
 
     /// Integrations first (so they can log out upstream), then `offline`, then a clean disconnect:
     /// all bounded, so the process exits well within the 5 s a supervisor allows.
-    /// `readingEveryCommand`: the dispatcher runs, and the commands delivered until `offline` are
+    /// `readingEveryCommand`: the dispatcher runs, and every command the client acknowledged is
     /// answered before the disconnect.
     private func stop(readingEveryCommand: Bool = false) async {
         isStopping.store(true, ordering: .releasing)
