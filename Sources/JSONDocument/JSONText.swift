@@ -21,6 +21,8 @@ enum JSONText {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        // JSON has no NaN or infinity: `null`, as JavaScript's JSON.stringify writes them.
+        case .number(let number) where !number.isFinite: out.append(contentsOf: "null".utf8)
         case .number(let number): out.append(contentsOf: numberText(number).utf8)
         case .string(let text): write(text, to: &out)
         case .array(let list):

@@ -142,7 +142,6 @@ final class PiHoleIntegration: Integration {
         }
     }
 
-    /// The regular poll interval, or sooner when a pause is about to end.
     /// A poll interval after the last poll, or sooner where a paused Pi-hole resumes.
     private func nextPollDue(after lastPoll: ContinuousClock.Instant) async -> ContinuousClock.Instant {
         var due = lastPoll + configuration.pollInterval

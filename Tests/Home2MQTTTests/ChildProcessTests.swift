@@ -9,7 +9,14 @@ import Testing
     @Test func aChildOutlivesTheThreadThatStartedIt() async throws {
         let child = Mutex<Result<ChildProcess, any Error>?>(nil)
         let thread = Thread {
-            child.withLock { $0 = Result { try ChildProcess(path: "/bin/sleep", arguments: ["30"], logPath: "/dev/null") } }
+            let spawned = Result { try ChildProcess(path: "/bin/sleep", arguments: ["30"], logPath: "/dev/null") }
+            // The signal is armed just before the exec: end the thread only once the child runs
+            // `sleep`, or its end would come too early to be felt either way.
+            if case .success(let process) = spawned {
+                let deadline = ContinuousClock.now + .seconds(10)
+                while commandName(process.pid) != "sleep", ContinuousClock.now < deadline { usleep(1_000) }
+            }
+            child.withLock { $0 = spawned }
         }
         thread.start()
         try await waitUntil("the spawning thread ended", timeout: .seconds(10)) { thread.isFinished }
@@ -26,4 +33,9 @@ import Testing
             "\(error)".contains("/nonexistent/mosquitto")
         }
     }
+}
+
+/// `/proc/PID/comm`: the name of the program a process runs now.
+private func commandName(_ pid: pid_t) -> String? {
+    (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
 }

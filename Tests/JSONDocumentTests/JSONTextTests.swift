@@ -14,6 +14,13 @@ import Testing
         #expect(text([true, false, nil, []]) == "[true,false,null,[]]")
     }
 
+    /// JSON has no NaN or infinity: such a number is written `null`, so the document stays JSON.
+    @Test func numbersJSONCannotHoldAreWrittenNull() {
+        let value: JSONValue = ["ratio": .number(.nan), "peak": .number(.infinity), "low": .number(-.infinity), "ok": 1]
+        #expect(value.encodedString() == #"{"low":null,"ok":1,"peak":null,"ratio":null}"#)
+        #expect(JSONValue.parse(value.encoded()) != nil)
+    }
+
     @Test func stringsEscapedAsJSONEncoderDidSlashesLeftAlone() {
         #expect(text("a/b\"c\\d\n\t\r\u{8}\u{c}\u{1}\u{1f}é😀") == #""a/b\"c\\d\n\t\r\b\f\u0001\u001fé😀""#)
     }
