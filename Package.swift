@@ -214,7 +214,7 @@ let package = Package(
         .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
-        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport"]),
+        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport", "UpstreamHTTP"]),
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
             "PiHoleTestSupport", "UniFiSimulator", "UniFiTestSupport", "UniFiIntegration", "BellasReefSimulator",

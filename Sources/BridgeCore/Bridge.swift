@@ -7,6 +7,7 @@ import Logging
 import MQTT
 import ServiceLifecycle
 import Synchronization
+import enum UpstreamHTTP.BridgeEventLoop
 
 /// The bridge: connects to the broker, announces itself, runs the integrations, routes their
 /// commands and, on graceful shutdown, stops them before it says `offline` and disconnects.
@@ -41,7 +42,12 @@ public final class Bridge: Service {
 
     private var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
 
+    /// On `BridgeEventLoop.loop`, with every task it starts: see there.
     public func run() async throws {
+        try await withTaskExecutorPreference(BridgeEventLoop.taskExecutor) { try await runAndStop() }
+    }
+
+    private func runAndStop() async throws {
         // Whichever way it ends, the integrations are shut down: what they opened (a session, an
         // HTTP client) is released, also when the start fails half-way.
         do {

@@ -28,15 +28,9 @@ public final class Wakeup: Sendable {
     }
 
     /// Returns after `limit`, on `signal()`, or when the task is cancelled, whichever comes first.
-    /// The limit's timer sleeps in slices of `sleepSlice`: a signalled wait would otherwise keep
-    /// it until the limit (an hour for UniFi's publisher, which every rule command signals).
     public func wait(atMost limit: Duration) async {
-        _ = await withTimeLimit(limit, sleepSlice: Self.sleepSlice) { await self.nextSignal() }
+        _ = await withTimeLimit(limit) { await self.nextSignal() }
     }
-
-    /// One wake-up a second at most for an idle waiter; a signalled wait's timer outlives it by a
-    /// second at most.
-    static let sleepSlice = Duration.seconds(1)
 
     private func nextSignal() async {
         let id: Int? = state.withLock { state in

@@ -66,12 +66,11 @@ extension PiHoleClient {
     }
 
     /// `operation`, cancelled when `limit` has passed. AsyncHTTPClient's own deadline ends with
-    /// the response head: a stalled or endless body needs this one. The limit sleeps in slices
-    /// (see `withTimeLimit`): nearly every request beats it.
+    /// the response head: a stalled or endless body needs this one.
     static func within<T: Sendable>(
         _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let outcome = await withTimeLimit(limit, sleepSlice: requestLimitSlice) { () -> Result<T, any Error> in
+        let outcome = await withTimeLimit(limit) { () -> Result<T, any Error> in
             do {
                 return .success(try await operation())
             } catch {
@@ -85,9 +84,6 @@ extension PiHoleClient {
         }
         return try outcome.get()
     }
-
-    /// How long a beaten request limit keeps its timer.
-    static let requestLimitSlice = Duration.milliseconds(100)
 
     /// Percent-encodes everything but RFC 3986 unreserved characters, so that a regex or
     /// unicode domain survives as one path segment.

@@ -4,7 +4,7 @@ import NIOSSL
 /// Makes the `HTTPClient` every upstream client talks through, with its TLS trust set up.
 public enum UpstreamHTTPClient {
     /// An `HTTPClient` for `baseURL`: no TLS for `http://`; for `https://`, trust as `tls` says.
-    /// The caller owns it and must `shutdown()` it.
+    /// The caller owns it and must `shutdown()` it. Its connections live on `BridgeEventLoop.loop`.
     ///
     /// For `.pinned`, the server's certificate is read first and compared with the pin
     /// (a mismatch throws, showing both fingerprints); the client then trusts exactly that
@@ -25,7 +25,7 @@ public enum UpstreamHTTPClient {
         if endpoint.isHTTPS {
             configuration.tlsConfiguration = try await tlsConfiguration(tls, endpoint: endpoint)
         }
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return HTTPClient(eventLoopGroupProvider: .shared(BridgeEventLoop.loop), configuration: configuration)
     }
 
     static func tlsConfiguration(_ tls: UpstreamTLS, endpoint: UpstreamEndpoint) async throws(UpstreamTLSError)

@@ -44,6 +44,19 @@ import Testing
         }
     }
 
+    /// Where its upstream connections live (`UpstreamHTTPClient`): a command's request and its
+    /// answer then cross no thread.
+    @Test func commandsRunOnTheBridgesEventLoop() async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) {
+            let observer = try await Observer(broker, subscribe: ["home/#"])
+            defer { Task { await observer.disconnect() } }
+            _ = try await observer.latest("home/echo/availability")
+            #expect(try await observer.command("home/echo/where") == ["status": "ok", "data": ["on_bridge_loop": true]])
+        }
+    }
+
     @Test func badCommandsGetErrorsAndTheBridgeKeepsRunning() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }

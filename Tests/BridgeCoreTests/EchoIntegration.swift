@@ -1,11 +1,12 @@
 import BridgeCore
 import Synchronization
+import enum UpstreamHTTP.BridgeEventLoop
 
 /// A minimal integration for testing the bridge's seams: `echo` answers with what it got,
-/// `fail` fails, `slow` outlasts the command time limit.
+/// `fail` fails, `slow` outlasts the command time limit, `where` says which thread it ran on.
 final class EchoIntegration: Integration {
     let name = "echo"
-    let commandFilters = ["echo", "fail", "slow", "+/set"]
+    let commandFilters = ["echo", "fail", "slow", "where", "+/set"]
     let entityIDs: [String]
     private let state = Mutex<(handled: [CommandRequest], shutdowns: Int)>(([], 0))
 
@@ -42,6 +43,8 @@ final class EchoIntegration: Integration {
             case .text(let text): return ["text": .string(text)]
             case .json(let json): return json
             }
+        case ["where"]:
+            return ["on_bridge_loop": .bool(BridgeEventLoop.loop.inEventLoop)]
         case ["slow"]:
             try? await Task.sleep(for: .seconds(30))
             return nil

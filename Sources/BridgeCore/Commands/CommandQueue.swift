@@ -36,8 +36,6 @@ final class CommandQueue: Sendable {
 
     /// Commands running or waiting beyond this many are refused at once rather than queued without end.
     static let capacity = 64
-    /// How long a command's beaten time limit keeps its timer (see `withTimeLimit`).
-    static let timeLimitSlice = Duration.milliseconds(100)
 
     static let shuttingDown = CommandError("the bridge is shutting down")
     static let expired = CommandError("not carried out: its message expiry passed while it waited")
@@ -176,7 +174,7 @@ final class CommandQueue: Sendable {
     private func execute(_ command: CommandRequest, _ message: MQTTMessage) async {
         let integration = integration, context = context
         let limit = integration.timeLimit(for: command) ?? timeLimit
-        let outcome = await withTimeLimit(limit, sleepSlice: Self.timeLimitSlice) { () -> Result<JSONValue?, CommandError> in
+        let outcome = await withTimeLimit(limit) { () -> Result<JSONValue?, CommandError> in
             do throws(CommandError) {
                 return .success(try await integration.handle(command, context: context))
             } catch {
