@@ -8,8 +8,12 @@ public enum StateMessage: Equatable, Sendable {
 
 /// What went out last on each state topic, so that an unchanged state is not published again
 /// every poll. (After a reconnect the MQTT client re-publishes the latest values itself.)
+///
+/// Asked after every command with the integration's whole state: one dictionary access per
+/// topic, and `round` finds the topics that went away without a set of the present ones.
 public struct ChangedState: Sendable {
-    private var last: [String: StateMessage] = [:]
+    private var last: [String: (message: StateMessage, round: Int)] = [:]
+    private var round = 0
 
     public init() {}
 
@@ -17,18 +21,22 @@ public struct ChangedState: Sendable {
     /// is a change only when something was published there.
     public mutating func changes(_ messages: [(topic: String, message: StateMessage)]) -> [(topic: String, message: StateMessage)] {
         messages.filter { topic, message in
-            let previous = last[topic]
-            last[topic] = message == .cleared ? nil : message
-            return message == .cleared ? previous != nil : previous != message
+            if message == .cleared { return last.removeValue(forKey: topic) != nil }
+            return last.updateValue((message, round), forKey: topic)?.message != message
         }
     }
 
     /// `changes(_:)` for an integration's whole state at once: a topic published before and
     /// absent from `messages` belongs to a thing that went away, and is cleared.
     public mutating func changes(replacingAll messages: [(topic: String, message: StateMessage)]) -> [(topic: String, message: StateMessage)] {
-        let current = Set(messages.map(\.topic))
-        let gone = last.keys.filter { !current.contains($0) }.sorted().map { (topic: $0, message: StateMessage.cleared) }
-        return changes(messages + gone)
+        round += 1
+        var changed = changes(messages)
+        let gone = last.compactMap { $0.value.round == round ? nil : $0.key }.sorted()
+        for topic in gone {
+            last[topic] = nil
+            changed.append((topic, .cleared))
+        }
+        return changed
     }
 }
 
