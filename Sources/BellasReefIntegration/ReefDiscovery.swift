@@ -39,13 +39,32 @@ struct ReefDiscovery {
         return usage + connectivity
     }
 
-    /// The outlets' and probes' entities, for `IntegrationContext.setRuntimeEntities`.
-    func runtime(_ snapshot: ReefSnapshot) -> [DiscoveryEntity] {
-        snapshot.outlets.values.sorted { $0.key < $1.key }.flatMap(outletEntities)
-            + snapshot.probes.values.sorted { $0.key < $1.key }.map(probeEntity)
+    /// What of a snapshot the runtime entities are made of. They change only when this does, and
+    /// a publish (after every outlet command and poll) builds them only then.
+    struct Things: Equatable {
+        struct Outlet: Equatable {
+            var key: String
+            var outlet: BellasReefOutlet
+        }
+        struct Probe: Equatable {
+            var key: String
+            var probe: BellasReefProbe
+        }
+        var outlets: [Outlet]
+        var probes: [Probe]
+
+        init(_ snapshot: ReefSnapshot) {
+            outlets = snapshot.outlets.values.sorted { $0.key < $1.key }.map { Outlet(key: $0.key, outlet: $0.outlet) }
+            probes = snapshot.probes.values.sorted { $0.key < $1.key }.map { Probe(key: $0.key, probe: $0.probe) }
+        }
     }
 
-    private func outletEntities(_ status: OutletStatus) -> [DiscoveryEntity] {
+    /// The outlets' and probes' entities, for `IntegrationContext.setRuntimeEntities`.
+    func runtime(_ things: Things) -> [DiscoveryEntity] {
+        things.outlets.flatMap(outletEntities) + things.probes.map(probeEntity)
+    }
+
+    private func outletEntities(_ status: Things.Outlet) -> [DiscoveryEntity] {
         let key = status.key
         let name = status.outlet.name
         let state = JSONValue.string(topics.topic(ReefTopics.outlet(key)))
@@ -78,7 +97,7 @@ struct ReefDiscovery {
         ]
     }
 
-    private func probeEntity(_ status: ProbeStatus) -> DiscoveryEntity {
+    private func probeEntity(_ status: Things.Probe) -> DiscoveryEntity {
         DiscoveryEntity(
             component: "sensor", objectID: "reef_probe_\(status.probe.address)_temperature",
             name: status.probe.name, device: device, availabilityTopics: availability(.temperature),

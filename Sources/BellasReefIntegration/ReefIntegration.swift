@@ -17,8 +17,8 @@ final class ReefIntegration: Integration {
     private let control: ReefOutletControl
     /// What went out last: only changes are published, and things that went away are cleared.
     private let published = Mutex(ChangedState())
-    /// The runtime entities last set, so that Home Assistant hears only of changes.
-    private let runtimeEntities = Mutex<[DiscoveryEntity]?>(nil)
+    /// What the runtime entities last set were made of, so that Home Assistant hears only of changes.
+    private let entityThings = Mutex<ReefDiscovery.Things?>(nil)
 
     init(configuration: ReefConfiguration, environment: IntegrationEnvironment) {
         self.configuration = configuration
@@ -78,16 +78,16 @@ final class ReefIntegration: Integration {
         let discovery = ReefDiscovery(topics: context.topics, services: configuration.services)
         while !Task.isCancelled {
             let pending = context.timers.pending
-            let (payloads, entities) = services.state.read { snapshot in
+            let (payloads, things) = services.state.read { snapshot in
                 (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending),
-                 snapshot.outletsListed || snapshot.probesListed ? discovery.runtime(snapshot) : nil)
+                 snapshot.outletsListed || snapshot.probesListed ? ReefDiscovery.Things(snapshot) : nil)
             }
             for (topic, message) in published.withLock({ $0.changes(replacingAll: payloads.messages) }) {
                 await context.publish(topic, message)
             }
             if payloads.anyServiceAvailable { context.recordUpstreamSuccess() }
-            if let entities, runtimeEntities.withLock({ last in defer { last = entities }; return last != entities }) {
-                await context.setRuntimeEntities(entities)
+            if let things, entityThings.withLock({ last in defer { last = things }; return last != things }) {
+                await context.setRuntimeEntities(discovery.runtime(things))
             }
             // Also once a minute, for restores that fell due (their timers change without a poll).
             await services.state.changed.wait(atMost: .seconds(60))
