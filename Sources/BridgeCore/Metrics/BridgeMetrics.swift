@@ -6,32 +6,32 @@ import CoreMetrics
 ///
 /// Every name and label is defined here; `docs/topics.md` ("Metrics") lists them.
 public struct BridgeMetrics: Sendable {
-    let factory: any MetricsFactory
+    let handles: MetricHandles
+    var factory: any MetricsFactory { handles.factory }
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
-        self.factory = factory
+        handles = MetricHandles(factory: factory)
     }
 
     /// A command arrived on `integration`'s topic `command` (relative to its root: `pause`, `main/pause`).
     func commandReceived(integration: String, command: String) {
-        Counter(label: "home2mqtt_commands_received_total", dimensions: Self.command(integration, command), factory: factory)
-            .increment()
+        handles.counter("home2mqtt_commands_received_total", Self.command(integration, command)).increment()
     }
 
     /// The command was answered `ok` (`succeeded`) or `error`.
     func commandAnswered(integration: String, command: String, succeeded: Bool) {
         let label = succeeded ? "home2mqtt_commands_succeeded_total" : "home2mqtt_commands_failed_total"
-        Counter(label: label, dimensions: Self.command(integration, command), factory: factory).increment()
+        handles.counter(label, Self.command(integration, command)).increment()
     }
 
     func brokerConnection(connected: Bool, reconnect: Bool) {
         Gauge(label: "home2mqtt_mqtt_connected", factory: factory).record(connected ? 1 : 0)
-        if reconnect { Counter(label: "home2mqtt_mqtt_reconnects_total", factory: factory).increment() }
+        if reconnect { handles.counter("home2mqtt_mqtt_reconnects_total", []).increment() }
     }
 
     /// The metrics of one upstream device (`pihole`, `main`).
     public func upstream(integration: String, instance: String) -> UpstreamMetrics {
-        UpstreamMetrics(factory: factory, dimensions: [("integration", integration), ("instance", instance)])
+        UpstreamMetrics(handles: handles, dimensions: [("integration", integration), ("instance", instance)])
     }
 
     private static func command(_ integration: String, _ command: String) -> [(String, String)] {
@@ -41,17 +41,15 @@ public struct BridgeMetrics: Sendable {
 
 /// Requests, latency, logins and availability of one upstream device.
 public struct UpstreamMetrics: Sendable {
-    let factory: any MetricsFactory
+    let handles: MetricHandles
     let dimensions: [(String, String)]
+    var factory: any MetricsFactory { handles.factory }
 
     /// One API operation (a login it needed included) and whether it failed.
     public func recordRequest(duration: Duration, failed: Bool) {
-        Timer(label: "home2mqtt_upstream_request_duration_seconds", dimensions: dimensions, factory: factory)
+        handles.timer("home2mqtt_upstream_request_duration_seconds", dimensions)
             .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
-        Counter(
-            label: "home2mqtt_upstream_requests_total",
-            dimensions: dimensions + [("outcome", failed ? "failure" : "success")], factory: factory
-        ).increment()
+        handles.counter("home2mqtt_upstream_requests_total", dimensions + [("outcome", failed ? "failure" : "success")]).increment()
     }
 
     /// Runs one API operation (a login it needed included), recording its duration and outcome.
@@ -69,7 +67,7 @@ public struct UpstreamMetrics: Sendable {
     }
 
     public func recordLogins(_ count: Int) {
-        Counter(label: "home2mqtt_upstream_logins_total", dimensions: dimensions, factory: factory).increment(by: count)
+        handles.counter("home2mqtt_upstream_logins_total", dimensions).increment(by: count)
     }
 
     public func recordAvailability(_ available: Bool) {
