@@ -4,7 +4,8 @@ public struct StatePublication: Sendable {
     /// Whether some upstream answered: marks `bridge/health`.
     public var upstreamAnswered: Bool
     /// The runtime entities, or `nil` while they are not all known (an upstream not yet read
-    /// once): reporting them then would remove that upstream's entities from Home Assistant.
+    /// once: reporting them then would remove that upstream's entities from Home Assistant), or
+    /// when they are as last set.
     public var runtimeEntities: [DiscoveryEntity]?
 
     public init(messages: [(topic: String, message: StateMessage)], upstreamAnswered: Bool, runtimeEntities: [DiscoveryEntity]? = nil) {
@@ -20,6 +21,10 @@ extension IntegrationContext {
     /// publishes what changed of `gather()`'s whole state (a topic left out is cleared: its thing
     /// went away) and sets the runtime entities. Runs until cancelled.
     public func publishWhenAsked(_ request: Wakeup, _ gather: () async -> StatePublication) async {
+        await withTaskExecutorPreference(globalConcurrentExecutor) { await publishEachTime(request, gather) }
+    }
+
+    private func publishEachTime(_ request: Wakeup, _ gather: () async -> StatePublication) async {
         var published = ChangedState()
         while !Task.isCancelled {
             await request.wait(atMost: .seconds(3600))

@@ -23,6 +23,8 @@ final class UniFiIntegration: Integration {
     /// Asks the one publishing task to publish what changed: polls, commands and restores all
     /// end here, so that state goes out in order.
     let publishRequest = Wakeup()
+    /// What the runtime entities last set were made of, so that they are built and set only on a change.
+    private let entityRules = Mutex<[UniFiDiscovery.RuleThing]?>(nil)
     private let pollNow = Wakeup()
     let logger: Logger
 
@@ -78,9 +80,12 @@ final class UniFiIntegration: Integration {
             let managed = updateRegistry(statuses, context: context)
             // Until every console has been read once, the rules of one that was down at start
             // are unknown: reporting entities then would remove theirs from Home Assistant.
+            let things = managed.map(UniFiDiscovery.RuleThing.init)
+            let changed = statuses.allSatisfy(\.status.everRead)
+                && entityRules.withLock { last in defer { last = things }; return last != things }
             return StatePublication(
                 messages: messages(statuses, managed), upstreamAnswered: statuses.contains(where: \.status.available),
-                runtimeEntities: statuses.allSatisfy(\.status.everRead) ? UniFiDiscovery(topics: context.topics).ruleEntities(managed) : nil)
+                runtimeEntities: changed ? UniFiDiscovery(topics: context.topics).ruleEntities(things) : nil)
         }
     }
 
