@@ -21,10 +21,6 @@ extension IntegrationContext {
     /// publishes what changed of `gather()`'s whole state (a topic left out is cleared: its thing
     /// went away) and sets the runtime entities. Runs until cancelled.
     public func publishWhenAsked(_ request: Wakeup, _ gather: () async -> StatePublication) async {
-        await withTaskExecutorPreference(globalConcurrentExecutor) { await publishEachTime(request, gather) }
-    }
-
-    private func publishEachTime(_ request: Wakeup, _ gather: () async -> StatePublication) async {
         var published = ChangedState()
         while !Task.isCancelled {
             await request.wait(atMost: .seconds(3600))
