@@ -8,35 +8,33 @@ import Synchronization
 /// their instances), and so is this.
 final class MetricHandles: Sendable {
     private struct Key: Hashable {
+        var kind: ObjectIdentifier
         var label: String
         var dimensions: [String]
     }
 
     let factory: any MetricsFactory
-    private let counters = Mutex<[Key: Counter]>([:])
-    private let timers = Mutex<[Key: Timer]>([:])
+    private let made = Mutex<[Key: any Sendable]>([:])
 
     init(factory: any MetricsFactory) {
         self.factory = factory
     }
 
     func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
-        let key = Key(label: label, dimensions: dimensions.flatMap { [$0.0, $0.1] })
-        return counters.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = Counter(label: label, dimensions: dimensions, factory: factory)
-            counters[key] = counter
-            return counter
-        }
+        handle(label, dimensions) { Counter(label: label, dimensions: dimensions, factory: factory) }
     }
 
     func timer(_ label: String, _ dimensions: [(String, String)]) -> Timer {
-        let key = Key(label: label, dimensions: dimensions.flatMap { [$0.0, $0.1] })
-        return timers.withLock { timers in
-            if let timer = timers[key] { return timer }
-            let timer = Timer(label: label, dimensions: dimensions, factory: factory)
-            timers[key] = timer
-            return timer
+        handle(label, dimensions) { Timer(label: label, dimensions: dimensions, factory: factory) }
+    }
+
+    private func handle<Handle: Sendable>(_ label: String, _ dimensions: [(String, String)], make: () -> Handle) -> Handle {
+        let key = Key(kind: ObjectIdentifier(Handle.self), label: label, dimensions: dimensions.flatMap { [$0.0, $0.1] })
+        return made.withLock { made in
+            if let existing = made[key] as? Handle { return existing }
+            let handle = make()
+            made[key] = handle
+            return handle
         }
     }
 }
