@@ -39,8 +39,7 @@ struct ReefDiscovery {
         return usage + connectivity
     }
 
-    /// What of a snapshot the runtime entities are made of. They change only when this does, and
-    /// a publish (after every outlet command and poll) builds them only then.
+    /// What of a snapshot the runtime entities are made of (see `RuntimeEntityBuilder`).
     struct Things: Equatable {
         struct Outlet: Equatable {
             var key: String

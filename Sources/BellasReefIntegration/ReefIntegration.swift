@@ -17,8 +17,8 @@ final class ReefIntegration: Integration {
     private let control: ReefOutletControl
     /// What went out last: only changes are published, and things that went away are cleared.
     private let published = Mutex(ChangedState())
-    /// What the runtime entities last set were made of, so that Home Assistant hears only of changes.
-    private let entityThings = Mutex<ReefDiscovery.Things?>(nil)
+    /// The runtime entities, built and set only when the outlets and probes they are made of change.
+    private let runtimeEntities = RuntimeEntityBuilder<ReefDiscovery.Things>()
 
     init(configuration: ReefConfiguration, environment: IntegrationEnvironment) {
         self.configuration = configuration
@@ -86,8 +86,8 @@ final class ReefIntegration: Integration {
                 await context.publish(topic, message)
             }
             if payloads.anyServiceAvailable { context.recordUpstreamSuccess() }
-            if let things, entityThings.withLock({ last in defer { last = things }; return last != things }) {
-                await context.setRuntimeEntities(discovery.runtime(things))
+            if let things, let entities = runtimeEntities.entities(of: things, discovery.runtime) {
+                await context.setRuntimeEntities(entities)
             }
             // Also once a minute, for restores that fell due (their timers change without a poll).
             await services.state.changed.wait(atMost: .seconds(60))

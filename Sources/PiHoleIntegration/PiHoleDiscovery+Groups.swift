@@ -4,17 +4,32 @@ import BridgeCore
 /// device), and with several Pi-holes a switch per group name that switches it on all of them.
 /// Runtime entities: they come and go with the groups.
 extension PiHoleDiscovery {
-    func groupEntities(_ registry: PiHoleGroupRegistry) -> [DiscoveryEntity] {
-        var entities = registry.entries.map { entry in
+    /// What of a group its entities are made of (see `RuntimeEntityBuilder`), not its state.
+    struct GroupThing: Equatable {
+        let pihole: String
+        let key: String
+        let name: String
+        let isDefault: Bool
+
+        init(_ entry: PiHoleGroupRegistry.Entry) {
+            pihole = entry.pihole
+            key = entry.key
+            name = entry.group.name
+            isDefault = entry.group.isDefault
+        }
+    }
+
+    func groupEntities(_ groups: [GroupThing]) -> [DiscoveryEntity] {
+        var entities = groups.map { entry in
             let state = JSONValue.string(topics.topic(PiHoleTopics.groups(entry.pihole)))
             let valueTemplate = JSONValue.string("{{ 'ON' if value_json['\(entry.key)'] is defined and value_json['\(entry.key)'].enabled else 'OFF' }}")
-            let objectSuffix = "group_\(PiHoleGroupRegistry.nameID(entry.group.name))"
-            guard !entry.group.isDefault else {
-                return entity(entry.pihole, "binary_sensor", objectSuffix, "Group \(entry.group.name)", options: [
+            let objectSuffix = "group_\(PiHoleGroupRegistry.nameID(entry.name))"
+            guard !entry.isDefault else {
+                return entity(entry.pihole, "binary_sensor", objectSuffix, "Group \(entry.name)", options: [
                     "state_topic": state, "value_template": valueTemplate, "icon": "mdi:account-group",
                 ])
             }
-            return entity(entry.pihole, "switch", objectSuffix, "Group \(entry.group.name)", options: [
+            return entity(entry.pihole, "switch", objectSuffix, "Group \(entry.name)", options: [
                 "state_topic": state, "value_template": valueTemplate, "icon": "mdi:account-group",
                 "command_topic": .string(topics.topic(PiHoleTopics.groupSet(entry.pihole, key: entry.key))),
                 "payload_on": "ON", "payload_off": "OFF",
@@ -23,10 +38,10 @@ extension PiHoleDiscovery {
         guard configuration.instances.count > 1 else { return entities }
         let aggregate = JSONValue.string(topics.topic(PiHoleTopics.aggregateGroups))
         var seen = Set<String>()
-        for entry in registry.entries where !entry.group.isDefault && seen.insert(entry.key).inserted {
+        for entry in groups where !entry.isDefault && seen.insert(entry.key).inserted {
             entities.append(DiscoveryEntity(
-                component: "switch", objectID: "pihole_all_group_\(PiHoleGroupRegistry.nameID(entry.group.name))",
-                name: "Group \(entry.group.name)", device: allDevice, availabilityTopics: [topics.topic(PiHoleTopics.availability)],
+                component: "switch", objectID: "pihole_all_group_\(PiHoleGroupRegistry.nameID(entry.name))",
+                name: "Group \(entry.name)", device: allDevice, availabilityTopics: [topics.topic(PiHoleTopics.availability)],
                 options: [
                     "state_topic": aggregate, "command_topic": .string(topics.topic(PiHoleTopics.groupSet(nil, key: entry.key))),
                     "value_template": .string("{{ 'ON' if value_json['\(entry.key)'] is defined and value_json['\(entry.key)'].state != 'disabled' else 'OFF' }}"),

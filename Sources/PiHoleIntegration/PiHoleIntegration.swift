@@ -17,6 +17,8 @@ final class PiHoleIntegration: Integration {
     let instances: [PiHoleInstance]
     let logger: Logger
     let groups = Mutex(PiHoleGroupRegistry())
+    /// The group entities, built and set only when the groups they are made of change.
+    private let groupEntities = RuntimeEntityBuilder<[PiHoleDiscovery.GroupThing]>()
     /// Wakes the blocking poll to plan again: after a command (a pause may end before the next poll).
     let replanPoll = Wakeup()
     /// Wakes the slower reads early, with the reads a command made stale.
@@ -122,6 +124,7 @@ final class PiHoleIntegration: Integration {
     }
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
+        let discovery = PiHoleDiscovery(topics: context.topics, configuration: configuration)
         await context.publishWhenAsked(publishRequest) {
             var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
             for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
@@ -138,7 +141,7 @@ final class PiHoleIntegration: Integration {
                 messages: PiHolePublication(snapshots: snapshots, groups: registry).messages,
                 upstreamAnswered: snapshots.contains { $0.snapshot.available },
                 runtimeEntities: groupsKnown
-                    ? PiHoleDiscovery(topics: context.topics, configuration: configuration).groupEntities(registry) : nil)
+                    ? groupEntities.entities(of: registry.entries.map(PiHoleDiscovery.GroupThing.init), discovery.groupEntities) : nil)
         }
     }
 

@@ -20,9 +20,7 @@ struct UniFiDiscovery {
         }
     }
 
-    /// What of a rule its entities are made of. They change only when this does, and a publish
-    /// (after every rule command and poll) builds them only then: at a thousand rules, building
-    /// them took the bridge's event loop 5 ms a command (issue 10's scale run).
+    /// What of a rule its entities are made of (see `RuntimeEntityBuilder`), not its state.
     struct RuleThing: Equatable {
         let key: String
         let controller: String

@@ -23,8 +23,8 @@ final class UniFiIntegration: Integration {
     /// Asks the one publishing task to publish what changed: polls, commands and restores all
     /// end here, so that state goes out in order.
     let publishRequest = Wakeup()
-    /// What the runtime entities last set were made of, so that they are built and set only on a change.
-    private let entityRules = Mutex<[UniFiDiscovery.RuleThing]?>(nil)
+    /// The rule entities, built and set only when the rules they are made of change.
+    private let runtimeEntities = RuntimeEntityBuilder<[UniFiDiscovery.RuleThing]>()
     private let pollNow = Wakeup()
     let logger: Logger
 
@@ -75,17 +75,16 @@ final class UniFiIntegration: Integration {
     }
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
+        let discovery = UniFiDiscovery(topics: context.topics)
         await context.publishWhenAsked(publishRequest) {
             let statuses = await statuses()
             let managed = updateRegistry(statuses, context: context)
             // Until every console has been read once, the rules of one that was down at start
             // are unknown: reporting entities then would remove theirs from Home Assistant.
-            let things = managed.map(UniFiDiscovery.RuleThing.init)
-            let changed = statuses.allSatisfy(\.status.everRead)
-                && entityRules.withLock { last in defer { last = things }; return last != things }
             return StatePublication(
                 messages: messages(statuses, managed), upstreamAnswered: statuses.contains(where: \.status.available),
-                runtimeEntities: changed ? UniFiDiscovery(topics: context.topics).ruleEntities(things) : nil)
+                runtimeEntities: statuses.allSatisfy(\.status.everRead)
+                    ? runtimeEntities.entities(of: managed.map(UniFiDiscovery.RuleThing.init), discovery.ruleEntities) : nil)
         }
     }
 
