@@ -38,6 +38,11 @@ public struct ChangedState: Sendable {
         }
         return changed
     }
+
+    /// `changes(replacingAll:)` for a whole state, `changes(_:)` for a part of it.
+    public mutating func changes(_ publication: StatePublication) -> [(topic: String, message: StateMessage)] {
+        publication.isWhole ? changes(replacingAll: publication.messages) : changes(publication.messages)
+    }
 }
 
 extension IntegrationContext {

@@ -56,14 +56,14 @@ extension UniFiIntegration {
             } _: {
                 try await controller.setEnabled(rule.kind, id: rule.id, command.enabled)
             }
-            publishRequest.signal()
+            requestPublish(.rule(PublishScope.Rule(controller: controllerID, key: key, id: rule.id)))
             return ManagedRule(
                 controller: controllerID, key: key, rule: updated, readAt: Date(), restore: context.timers.pending(key: timerKey)
             ).payload
         } catch let error as CommandError {
             throw error
         } catch {
-            publishRequest.signal()
+            requestPublish()
             throw CommandError("\(controllerID): \(error)")
         }
     }
@@ -102,12 +102,12 @@ extension UniFiIntegration {
             }
             _ = try await controller.setEnabled(kind, id: id, enabled)
             logger.info("timed command ended: rule restored", metadata: metadata)
-            publishRequest.signal()
+            requestPublish()
             return true
         } catch let error as UniFiError where [.notFound, .readOnly].contains(error.code) {
             metadata["error"] = "\(error)"
             logger.warning("the rule of a timed command can no longer be restored; dropped", metadata: metadata)
-            publishRequest.signal()
+            requestPublish()
             return true
         } catch {
             metadata["error"] = "\(error)"

@@ -21,8 +21,10 @@ final class UniFiIntegration: Integration {
     let controllers: [UniFiController]
     let registry = Mutex(RuleRegistry())
     /// Asks the one publishing task to publish what changed: polls, commands and restores all
-    /// end here, so that state goes out in order.
-    let publishRequest = Wakeup()
+    /// end here (`requestPublish`), so that state goes out in order.
+    private let publishRequest = Wakeup()
+    /// What the next publish covers. Before the first, nothing has gone out: the whole state.
+    private let publishScope = Mutex<PublishScope?>(.wholeState)
     /// The rule entities, built and set only when the rules they are made of change.
     private let runtimeEntities = RuntimeEntityBuilder<[UniFiDiscovery.RuleThing]>()
     private let pollNow = Wakeup()
@@ -71,18 +73,34 @@ final class UniFiIntegration: Integration {
         await withDiscardingTaskGroup { group in
             for controller in controllers { group.addTask { await controller.refresh() } }
         }
+        requestPublish()
+    }
+
+    /// Asks the publishing task for the whole state, or (after a command that set a rule) for that
+    /// rule alone.
+    func requestPublish(_ scope: PublishScope = .wholeState) {
+        publishScope.withLock { $0 = $0?.adding(scope) ?? scope }
         publishRequest.signal()
     }
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
         let discovery = UniFiDiscovery(topics: context.topics)
         await context.publishWhenAsked(publishRequest) {
+            // Taken before the state is read: whatever changes after it asks again.
+            let rules = publishScope.withLock { scope in
+                defer { scope = nil }
+                return scope?.rules
+            }
             let statuses = await statuses()
+            let available = statuses.contains(where: \.status.available)
+            if let rules, !rules.isEmpty {
+                return .part(controllerMessages(statuses) + ruleMessages(rules, statuses, context: context), upstreamAnswered: available)
+            }
             let managed = updateRegistry(statuses, context: context)
             // Until every console has been read once, the rules of one that was down at start
             // are unknown: reporting entities then would remove theirs from Home Assistant.
             return StatePublication(
-                messages: messages(statuses, managed), upstreamAnswered: statuses.contains(where: \.status.available),
+                messages: controllerMessages(statuses) + ruleMessages(managed), upstreamAnswered: available,
                 runtimeEntities: statuses.allSatisfy(\.status.everRead)
                     ? runtimeEntities.entities(of: managed.map(UniFiDiscovery.RuleThing.init), discovery.ruleEntities) : nil)
         }
@@ -106,17 +124,22 @@ final class UniFiIntegration: Integration {
         register(statuses)
         let rules = registry.withLock(\.rules)
         let readAt = statuses.reduce(into: [String: Date]()) { $0.merge($1.status.readAt) { first, _ in first } }
+        let restores = pendingRestores(context)
         return rules.map { controller, key, rule in
             ManagedRule(
                 controller: controller, key: key, rule: rule, readAt: readAt[rule.id],
-                // A restore carried out is taken off the list just after this publish: hide it already.
-                restore: context.timers.pending(key: ManagedRule.timerKey(controller: controller, id: rule.id)).flatMap { $0.dueAt > Date() ? $0 : nil })
+                restore: restores[ManagedRule.timerKey(controller: controller, id: rule.id)])
         }
     }
 
-    private func messages(
-        _ statuses: [(id: String, status: UniFiController.ControllerStatus)], _ managed: [ManagedRule]
-    ) -> [(topic: String, message: StateMessage)] {
+    /// The timed commands' restores still to come, by timer key. One carried out is taken off the
+    /// list just after the publish that follows it: hide it already.
+    private func pendingRestores(_ context: IntegrationContext) -> [String: PersistedTimer] {
+        let now = Date()
+        return Dictionary(context.timers.pending.filter { $0.dueAt > now }.map { ($0.key, $0) }) { first, _ in first }
+    }
+
+    private func controllerMessages(_ statuses: [(id: String, status: UniFiController.ControllerStatus)]) -> [(topic: String, message: StateMessage)] {
         var messages: [(topic: String, message: StateMessage)] = []
         for (id, status) in statuses {
             messages.append((UniFiTopics.controller(id), .json([
@@ -127,9 +150,29 @@ final class UniFiIntegration: Integration {
             messages.append((UniFiTopics.controllerAvailability(id), .availability(status.available)))
         }
         messages.append((UniFiTopics.availability, .availability(statuses.contains(where: \.status.available))))
-        messages.append((UniFiTopics.rules, .json(.object(Dictionary(uniqueKeysWithValues: managed.map { ($0.key, $0.indexEntry) })))))
-        // The whole state: a deleted or renamed rule's old topic is cleared by `changes(replacingAll:)`.
-        messages += managed.map { (UniFiTopics.rule($0.key), .json($0.payload)) }
         return messages
+    }
+
+    /// Every managed rule, and their index: a deleted or renamed rule's old topic is cleared by
+    /// `changes(replacingAll:)`.
+    private func ruleMessages(_ managed: [ManagedRule]) -> [(topic: String, message: StateMessage)] {
+        [(UniFiTopics.rules, .json(.object(Dictionary(uniqueKeysWithValues: managed.map { ($0.key, $0.indexEntry) }))))]
+            + managed.map { (UniFiTopics.rule($0.key), .json($0.payload)) }
+    }
+
+    /// The rules commands set, as their consoles last answered (a rule a poll has found gone
+    /// since is left to the whole state that poll asked for).
+    private func ruleMessages(
+        _ rules: Set<PublishScope.Rule>, _ statuses: [(id: String, status: UniFiController.ControllerStatus)], context: IntegrationContext
+    ) -> [(topic: String, message: StateMessage)] {
+        let restores = pendingRestores(context)
+        return rules.sorted { $0.key < $1.key }.compactMap { set in
+            guard let status = statuses.first(where: { $0.id == set.controller })?.status,
+                  let rule = status.rules.first(where: { $0.id == set.id }) else { return nil }
+            let managed = ManagedRule(
+                controller: set.controller, key: set.key, rule: rule, readAt: status.readAt[rule.id],
+                restore: restores[ManagedRule.timerKey(controller: set.controller, id: rule.id)])
+            return (UniFiTopics.rule(set.key), .json(managed.payload))
+        }
     }
 }

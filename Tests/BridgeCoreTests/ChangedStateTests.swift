@@ -43,4 +43,15 @@ import Testing
         #expect(state.changes(replacingAll: [("a", .json(1)), ("b", .json(2))]).isEmpty)
         #expect(topics(state.changes(replacingAll: [("a", .json(1))])) == ["b"])
     }
+
+    /// What some commands changed is published as it is; what it leaves out is not gone.
+    @Test func aPartOfTheStateClearsNothing() {
+        var state = ChangedState()
+        _ = state.changes(StatePublication(messages: [("a", .json(1)), ("b", .json(2))], upstreamAnswered: true))
+        #expect(topics(state.changes(.part([("a", .json(3))], upstreamAnswered: true))) == ["a"])
+        #expect(state.changes(.part([("a", .json(3))], upstreamAnswered: true)).isEmpty)
+        let whole = state.changes(StatePublication(messages: [("a", .json(3))], upstreamAnswered: true))
+        #expect(whole.map(\.topic) == ["b"])
+        #expect(whole.first?.message == .cleared)
+    }
 }

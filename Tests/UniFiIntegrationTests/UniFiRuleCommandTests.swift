@@ -54,6 +54,27 @@ private typealias F = UniFiSimulatorFixtures
         }
     }
 
+    /// A command's rule goes out on its state topic by itself (only that rule's state is
+    /// published), with its restore: no poll comes in between here.
+    @Test func aCommandPublishesItsRuleWithoutAPoll() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            let yaml = fixture.yaml().replacingOccurrences(of: "poll_interval: 5", with: "poll_interval: 3600")
+            try await fixture.runBridge(yaml: yaml) { observer in
+                _ = try await observer.latest("home/unifi/rules") { $0["downtime-leo"] != nil }
+                let polls = { fixture.simulator.requests.filter { $0.method == "GET" && $0.path.hasSuffix("/acl-rules") }.count }
+                let pollsBefore = polls()
+                _ = try await observer.command("home/unifi/rule/downtime-emma/set", #"{"enabled":false,"for":600}"#)
+                let emma = try await observer.latest("home/unifi/rule/downtime-emma") { $0["enabled"] == false }
+                #expect(emma["restore_to"] == true)
+                #expect(emma["restore_at"]?.stringValue != nil)
+                _ = try await observer.command("home/unifi/rule/downtime-leo/set", "OFF")
+                _ = try await observer.latest("home/unifi/rule/downtime-leo") { $0["enabled"] == false }
+                #expect(try await observer.latest("home/unifi/rule/downtime-emma")["enabled"] == false, "the other rule is left as it was")
+                #expect(polls() == pollsBefore)
+            }
+        }
+    }
+
     @Test(arguments: [
         ("downtime-emma", "maybe"), ("downtime-emma", ""), ("downtime-emma", #"{"enabled":"yes"}"#),
         ("downtime-emma", #"{"enabled":false,"for":-5}"#), ("downtime-emma", #"{"enabled":false,"for":99999999}"#),
