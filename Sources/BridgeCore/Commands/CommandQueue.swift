@@ -143,35 +143,33 @@ final class CommandQueue: Sendable {
         var next: [Start] = [first]
         while !next.isEmpty {
             let (ticket, pending) = next.removeFirst()
-            await carryOut(pending)
+            let response = await outcome(of: pending)
+            // Its place is free before its answer goes out: a client keeping `capacity` commands
+            // in flight sends the next as soon as it reads this answer, and that command can reach
+            // the bridge before the broker's acknowledgement of the answer does.
             let starting = intake.withLock { $0.lanes.finished(ticket) }
             for other in starting.dropFirst() {
                 if case .terminated = workContinuation.yield(.start(other)) { next.append(other) }
             }
+            // The next command of its lane waits for this answer: a lane's answers go out in order.
+            await answer(pending.message, response)
             if let first = starting.first { next.insert(first, at: 0) }
         }
     }
 
     /// Runs a command whose turn has come, unless the bridge is shutting down or the command's
-    /// message expiry passed while it waited: then it is answered, not started upstream.
-    private func carryOut(_ pending: Pending) async {
+    /// message expiry passed while it waited: then it is refused, not started upstream.
+    private func outcome(of pending: Pending) async -> CommandResponse {
+        let (command, message, expiresAt) = pending
         if Task.isCancelled {
-            await refuse(pending, Self.shuttingDown)
-        } else if let expiresAt = pending.expiresAt, expiresAt <= .now {
-            context.logger.warning("command dropped: its message expiry passed while it waited", metadata: [
-                "topic": "\(pending.message.topic)", "expiry": "\(pending.message.properties.messageExpiryInterval ?? 0) s",
-            ])
-            await refuse(pending, Self.expired)
-        } else {
-            await execute(pending.command, pending.message)
+            return CommandResponse(result: .failure(Self.shuttingDown), transaction: command.transaction)
         }
-    }
-
-    private func refuse(_ pending: Pending, _ error: CommandError) async {
-        await answer(pending.message, CommandResponse(result: .failure(error), transaction: pending.command.transaction))
-    }
-
-    private func execute(_ command: CommandRequest, _ message: MQTTMessage) async {
+        if let expiresAt, expiresAt <= .now {
+            context.logger.warning("command dropped: its message expiry passed while it waited", metadata: [
+                "topic": "\(message.topic)", "expiry": "\(message.properties.messageExpiryInterval ?? 0) s",
+            ])
+            return CommandResponse(result: .failure(Self.expired), transaction: command.transaction)
+        }
         let integration = integration, context = context
         let limit = integration.timeLimit(for: command) ?? timeLimit
         let outcome = await withTimeLimit(limit) { () -> Result<JSONValue?, CommandError> in
@@ -186,7 +184,7 @@ final class CommandQueue: Sendable {
         if case .failure(let error) = result {
             context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
         }
-        await answer(message, CommandResponse(result: result, transaction: command.transaction))
+        return CommandResponse(result: result, transaction: command.transaction)
     }
 }
 
