@@ -3,7 +3,9 @@ import Synchronization
 import enum UpstreamHTTP.BridgeEventLoop
 
 /// A minimal integration for testing the bridge's seams: `echo` answers with what it got,
-/// `fail` fails, `slow` outlasts the command time limit, `where` says which thread it ran on.
+/// `fail` fails, `slow` outlasts the command time limit, `where` says which thread it ran on,
+/// `<thing>/set` switches a thing, for good or for a while (a persisted timer). Commands for
+/// different things run at once.
 final class EchoIntegration: Integration {
     let name = "echo"
     let commandFilters = ["echo", "fail", "slow", "where", "+/set"]
@@ -34,9 +36,22 @@ final class EchoIntegration: Integration {
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(60)) }
     }
 
+    func lanes(for command: CommandRequest) -> Set<String> {
+        [command.path.first ?? ""]
+    }
+
     func handle(_ command: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
         state.withLock { $0.handled.append(command) }
         switch command.path {
+        case let path where path.count == 2 && path[1] == "set":
+            let thing = path[0]
+            let change = try SwitchCommand.parse(command.payload, command: "set")
+            do {
+                try await context.timers.carryOut(key: thing, timedFor: change.duration) { _ in ["on": .bool(!change.enabled)] } _: {}
+            } catch {
+                throw error as? CommandError ?? CommandError("\(error)")
+            }
+            return ["on": .bool(change.enabled)]
         case ["echo"]:
             switch command.payload {
             case .empty: return nil

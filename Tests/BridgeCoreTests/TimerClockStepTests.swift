@@ -23,7 +23,7 @@ import Testing
         let store = try TimerStore(directory: temporaryStateDirectory(), logger: Logger(label: "timers"), wallClock: { wall.now })
         let timers = IntegrationTimers(store: store, integration: "test")
         let promised = ContinuousClock.now
-        try timers.set(key: "x", restore: nil, after: .seconds(2))
+        try await timers.set(key: "x", restore: nil, after: .seconds(2))
         wall.step(by: step)
         let firedAt = Mutex<ContinuousClock.Instant?>(nil)
         let runner = Task {

@@ -32,24 +32,24 @@ import Testing
         PersistedTimer(integration: "test", key: key, restore: restore, dueAt: Date().addingTimeInterval(60))
     }
 
-    @Test func aTimerSurvivesARestartAndANewCommandReplacesIt() throws {
+    @Test func aTimerSurvivesARestartAndANewCommandReplacesIt() async throws {
         let directory = temporaryStateDirectory()
         let first = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
-        try first.set(key: "rule/a", restore: ["enabled": true], after: .seconds(3600))
-        try first.set(key: "rule/b", restore: ["enabled": false], after: .seconds(60))
-        let replaced = try first.set(key: "rule/a", restore: ["enabled": false], after: .seconds(120))
+        try await first.set(key: "rule/a", restore: ["enabled": true], after: .seconds(3600))
+        try await first.set(key: "rule/b", restore: ["enabled": false], after: .seconds(60))
+        let replaced = try await first.set(key: "rule/a", restore: ["enabled": false], after: .seconds(120))
         #expect(replaced?.restore == ["enabled": true])
 
         let restarted = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
         #expect(restarted.pending.map(\.key) == ["rule/b", "rule/a"])
         #expect(restarted.pending(key: "rule/a")?.restore == ["enabled": false])
-        #expect(try restarted.cancel(key: "rule/b") != nil)
+        #expect(try await restarted.cancel(key: "rule/b") != nil)
         let again = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
         #expect(again.pending.map(\.key) == ["rule/a"])
         #expect(IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "other").pending.isEmpty)
     }
 
-    @Test func aCorruptFileIsSetAsideNotACrash() throws {
+    @Test func aCorruptFileIsSetAsideNotACrash() async throws {
         let directory = temporaryStateDirectory()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data("{\"version\":1,\"timers\":[{\"half".utf8).write(to: URL(fileURLWithPath: directory + "/timers.json"))
@@ -57,18 +57,18 @@ import Testing
         #expect(timers.pending.isEmpty)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(files.contains { $0.hasPrefix("timers.json.corrupt-") })
-        try timers.set(key: "x", restore: nil, after: .seconds(5))
+        try await timers.set(key: "x", restore: nil, after: .seconds(5))
         #expect(IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test").pending.count == 1)
     }
 
     /// A plain command cancels its object's timer, and mostly there is none: that must cost no
     /// write (and no fsync) of the file.
-    @Test func cancellingNoTimerWritesNothing() throws {
+    @Test func cancellingNoTimerWritesNothing() async throws {
         let directory = temporaryStateDirectory()
         let timers = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
-        #expect(try timers.cancel(key: "rule/a") == nil)
+        #expect(try await timers.cancel(key: "rule/a") == nil)
         #expect(!FileManager.default.fileExists(atPath: directory + "/timers.json"))
-        try timers.set(key: "rule/a", restore: ["enabled": true], after: .seconds(60))
+        try await timers.set(key: "rule/a", restore: ["enabled": true], after: .seconds(60))
         #expect(FileManager.default.fileExists(atPath: directory + "/timers.json"))
     }
 
@@ -79,11 +79,11 @@ import Testing
         #expect(error?.key == "bridge.state_dir")
     }
 
-    @Test func aTimerReadBackAfterARestartIsNeverDueEarlier() throws {
+    @Test func aTimerReadBackAfterARestartIsNeverDueEarlier() async throws {
         let directory = temporaryStateDirectory()
         let first = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
         let asked = Date().addingTimeInterval(2.5)
-        try first.set(key: "x", restore: nil, after: .milliseconds(2500))
+        try await first.set(key: "x", restore: nil, after: .milliseconds(2500))
         // The file keeps whole seconds; the due time read back must not have lost the fraction.
         let second = IntegrationTimers(store: try TimerStore(directory: directory, logger: logger), integration: "test")
         #expect(try #require(second.pending(key: "x")).dueAt >= asked)
@@ -94,9 +94,9 @@ import Testing
         let store = try TimerStore(directory: directory, logger: logger, retryDelay: .milliseconds(200))
         let timers = IntegrationTimers(store: store, integration: "test")
         let fired = Mutex<[String]>([])
-        try timers.set(key: "ok", restore: nil, after: .milliseconds(100))
-        try timers.set(key: "flaky", restore: nil, after: .milliseconds(100))
-        try timers.set(key: "later", restore: nil, after: .seconds(3600))
+        try await timers.set(key: "ok", restore: nil, after: .milliseconds(100))
+        try await timers.set(key: "flaky", restore: nil, after: .milliseconds(100))
+        try await timers.set(key: "later", restore: nil, after: .seconds(3600))
         let runner = Task {
             await timers.run { timer in
                 let attempts = fired.withLock { list in

@@ -13,12 +13,12 @@ extension IntegrationTimers {
     ) async throws -> T {
         guard let duration else {
             let result = try await change()
-            try cancel(key: key)
+            try await cancel(key: key)
             return result
         }
         let restore = try await makeRestore(pending(key: key)?.restore)
         let result = try await change()
-        try set(key: key, restore: restore, after: duration)
+        try await set(key: key, restore: restore, after: duration)
         return result
     }
 }

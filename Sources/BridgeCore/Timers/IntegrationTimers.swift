@@ -20,7 +20,7 @@ public struct IntegrationTimers: Sendable {
     /// Promises to carry out `restore` for `key` after `delay`, replacing any earlier promise for
     /// the same key. - Returns: the replaced timer, if any.
     @discardableResult
-    public func set(key: String, restore: JSONValue, after delay: Duration) throws(CommandError) -> PersistedTimer? {
+    public func set(key: String, restore: JSONValue, after delay: Duration) async throws(CommandError) -> PersistedTimer? {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         // The file keeps whole seconds: the due time is rounded up to one, so that reading it back
         // after a restart never brings the restore forward.
@@ -28,7 +28,7 @@ public struct IntegrationTimers: Sendable {
         let dueAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + seconds).rounded(.up))
         let timer = PersistedTimer(integration: integration, key: key, restore: restore, dueAt: dueAt)
         do {
-            return try store.set(timer, after: .milliseconds(Int64((dueAt.timeIntervalSince(now) * 1000).rounded(.up))))
+            return try await store.set(timer, after: .milliseconds(Int64((dueAt.timeIntervalSince(now) * 1000).rounded(.up))))
         } catch {
             throw CommandError("the timer could not be saved: \(error)")
         }
@@ -36,9 +36,9 @@ public struct IntegrationTimers: Sendable {
 
     /// Drops the promise for `key` (a plain command replaces a timed one). - Returns: the dropped timer.
     @discardableResult
-    public func cancel(key: String) throws(CommandError) -> PersistedTimer? {
+    public func cancel(key: String) async throws(CommandError) -> PersistedTimer? {
         do {
-            return try store.remove(TimerID(integration: integration, key: key))
+            return try await store.remove(TimerID(integration: integration, key: key))
         } catch {
             throw CommandError("the timer could not be saved: \(error)")
         }

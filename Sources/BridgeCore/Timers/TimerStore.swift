@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Logging
 import Synchronization
 
@@ -15,6 +16,13 @@ import Synchronization
 public final class TimerStore: Sendable {
     private let file: TimerFile
     private let schedule: Mutex<TimerSchedule>
+    /// Where changes are saved, one at a time in order, away from the bridge's event loop: a
+    /// write and its fsync take milliseconds (tens on an SD card), and on the loop they held up
+    /// every command and every upstream read meanwhile.
+    private let saves = DispatchQueue(label: "home2mqtt.timers")
+    /// The timers of the changes handed to `saves` and not made yet: while a timer has any, a
+    /// change to it that looks like nothing from here may not be one once they are made.
+    private let queuedSaves = Mutex<[TimerID: Int]>([:])
     private let wakeups = Mutex<[String: Wakeup]>([:])
     private let logger: Logger
     /// A restore that failed (the upstream is away) is tried again after this long.
@@ -58,14 +66,15 @@ public final class TimerStore: Sendable {
 
     /// Sets `timer` to fire after `delay`, replacing any for the same key, and saves.
     /// - Returns: the timer it replaced.
-    func set(_ timer: PersistedTimer, after delay: Duration) throws -> PersistedTimer? {
-        let replaced = try change { $0.set(timer, deadline: .now + delay) }
+    func set(_ timer: PersistedTimer, after delay: Duration) async throws -> PersistedTimer? {
+        let deadline = ContinuousClock.now + delay
+        let replaced = try await change(timer.id) { $0.set(timer, deadline: deadline) }
         wakeup(timer.integration).signal()
         return replaced
     }
 
-    func remove(_ id: TimerID) throws -> PersistedTimer? {
-        let removed = try change { $0.remove(id) }
+    func remove(_ id: TimerID) async throws -> PersistedTimer? {
+        let removed = try await change(id) { $0.remove(id) }
         if removed != nil { wakeup(id.integration).signal() }
         return removed
     }
@@ -81,7 +90,7 @@ public final class TimerStore: Sendable {
         while !Task.isCancelled {
             for timer in schedule.withLock({ $0.due(integration: integration, now: .now) }) {
                 if await fire(timer) {
-                    _ = try? change { $0.complete(timer) }
+                    _ = try? await change(timer.id) { $0.complete(timer) }
                 } else {
                     schedule.withLock { $0.retry(timer, after: retryDelay, now: .now) }
                 }
@@ -91,25 +100,46 @@ public final class TimerStore: Sendable {
         }
     }
 
-    /// Applies `update` and saves the result, both under the lock, so the file always holds the
-    /// latest schedule. An update that changed no timer saves nothing: every plain (untimed)
-    /// command cancels its object's timer, and there mostly is none; saving anyway cost each such
-    /// command a write and an fsync (issue 10).
-    private func change<T: Sendable>(_ update: (inout TimerSchedule) -> T) throws -> T {
-        try schedule.withLock { schedule in
+    /// Applies `update`, a change to timer `id`, once the schedule it leaves is saved; a change
+    /// that cannot be saved is not made. One that changes no timer saves nothing and is made here
+    /// at once: every plain (untimed) command cancels its object's timer, and there mostly is
+    /// none; saving anyway cost each such command a write and an fsync (issue 10).
+    private func change<T: Sendable>(_ id: TimerID, _ update: @escaping @Sendable (inout TimerSchedule) -> T) async throws -> T {
+        let (mustSave, result) = schedule.withLock { schedule in
             var updated = schedule
             let result = update(&updated)
-            let timers = updated.all
-            guard timers != schedule.all else { return result }
+            return queuedSaves.withLock { queued in
+                let mustSave = queued[id] != nil || updated.all != schedule.all
+                if mustSave { queued[id, default: 0] += 1 }
+                return (mustSave, result)
+            }
+        }
+        guard mustSave else { return result }
+        return try await withCheckedThrowingContinuation { continuation in
+            saves.async {
+                let made = Result { try self.saveThenMake(update) }
+                self.queuedSaves.withLock { queued in
+                    queued[id] = queued[id] == 1 ? nil : queued[id]! - 1
+                }
+                continuation.resume(with: made)
+            }
+        }
+    }
+
+    /// On `saves`, so that no other change comes between the schedule read here and the one made.
+    private func saveThenMake<T>(_ update: (inout TimerSchedule) -> T) throws -> T {
+        var updated = schedule.withLock { $0 }
+        _ = update(&updated)
+        let timers = updated.all
+        if timers != schedule.withLock(\.all) {
             do {
                 try file.save(timers)
             } catch {
                 logger.error("the timers could not be saved", metadata: ["file": "\(file.url.path)", "error": "\(error)"])
                 throw error
             }
-            schedule = updated
-            return result
         }
+        return schedule.withLock { update(&$0) }
     }
 
     private func wakeup(_ integration: String) -> Wakeup {
