@@ -17,8 +17,10 @@ public struct BellasReefToken: Sendable, Equatable {
 
     /// Renew this long before `exp` at most…
     static let renewalLead: TimeInterval = 60
-    /// …but for short-lived tokens, with this fraction of the lifetime left.
-    static let renewalLeadFraction = 0.1
+    /// …but for short-lived tokens, with this fraction of the lifetime left: a quarter, since a
+    /// request on a loaded machine can take a few hundred milliseconds to reach the controller,
+    /// and one that arrives after `exp` is refused (a tenth of a 3 s token was 0.3 s: too close).
+    static let renewalLeadFraction = 0.25
     /// An `exp` closer than this (a clock skew between client and controller) is ignored:
     /// trusting it would renew before every request. A 401 still heals such a token.
     static let minimumUsableLifetime: TimeInterval = 1

@@ -16,7 +16,7 @@ struct AuthStateMachineTests {
         #expect(hour.expiresAt == t0 + 3600)
         #expect(hour.renewAt == t0 + 3540)  // 60 s before
         let short = token(lifetime: 10)
-        #expect(short.renewAt == t0 + 9)  // 10 % of the lifetime before
+        #expect(short.renewAt == t0 + 7.5)  // a quarter of the lifetime before
         // An exp already past (clock skew) or unreadable is not trusted: a 401 heals instead.
         #expect(token(lifetime: -5).renewAt == nil)
         #expect(BellasReefToken(accessToken: "opaque", refreshToken: nil, receivedAt: t0).expiresAt == nil)
