@@ -39,29 +39,29 @@ extension BellasReefClient {
         guard let base = connection.baseURL(of: service) else {
             throw BellasReefError(.serviceOff, "the \(service.rawValue) service is turned off")
         }
-        var request = HTTPClientRequest(url: base + path + (query.map { "?" + $0 } ?? ""))
-        request.method = method
-        request.headers.add(name: "Accept", value: "application/json")
-        if let token { request.headers.add(name: "Authorization", value: "Bearer " + token) }
+        var headers: HTTPHeaders = ["Accept": "application/json"]
+        if let token { headers.add(name: "Authorization", value: "Bearer " + token) }
+        var bytes: ByteBuffer?
         switch body {
         case .form(let fields):
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: Self.formEncoded(fields)))
+            headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            bytes = ByteBuffer(string: Self.formEncoded(fields))
         case .json(let data):
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: data))
+            headers.add(name: "Content-Type", value: "application/json")
+            bytes = ByteBuffer(bytes: data)
         case nil:
             break
         }
         let metadata: Logger.Metadata = ["service": "\(service.rawValue)", "method": "\(method.rawValue)", "path": "\(path)"]
         do {
-            let response = try await httpClient.execute(request, timeout: connection.requestTimeout.timeAmount)
-            let buffer = try await response.body.collect(upTo: Self.maxBodySize)
+            let response = try await httpClient.collect(
+                method, base + path + (query.map { "?" + $0 } ?? ""), headers: headers, body: bytes,
+                timeout: connection.requestTimeout, maxBodySize: Self.maxBodySize)
             let status = Int(response.status.code)
             logger.debug("Bella's Reef request", metadata: metadata.merging(["status": "\(status)"]) { $1 })
             return ReefResponse(
                 status: status, contentType: response.headers.first(name: "Content-Type"),
-                body: Data(buffer.readableBytesView))
+                body: Data(response.body.readableBytesView))
         } catch {
             let failure = BellasReefErrorMapping.transport(error)
             logger.debug("Bella's Reef request failed", metadata: metadata.merging(["error": "\(failure)"]) { $1 })

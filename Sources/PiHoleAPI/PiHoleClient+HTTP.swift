@@ -15,6 +15,12 @@ struct RawResponse: Sendable {
     let retryAfter: String?
 }
 
+extension RawResponse {
+    init(_ response: CollectedResponse) {
+        self.init(status: Int(response.status.code), body: Data(response.body.readableBytesView), retryAfter: response.headers.first(name: "Retry-After"))
+    }
+}
+
 /// Receives a successful response's body chunk by chunk, instead of having it collected.
 typealias BodyChunkHandler = @Sendable (ByteBuffer) -> Void
 
@@ -34,27 +40,16 @@ extension PiHoleClient {
         _ method: HTTPMethod, _ path: String, body: Data?, sid: String?, timeout: Duration? = nil,
         streamingSuccessBodyTo handler: BodyChunkHandler? = nil
     ) async throws -> RawResponse {
-        var request = HTTPClientRequest(url: connection.normalizedBaseURL + path)
-        request.method = method
-        request.headers.add(name: "Accept", value: "application/json")
-        if let sid, !sid.isEmpty { request.headers.add(name: "X-FTL-SID", value: sid) }
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
+        var headers: HTTPHeaders = ["Accept": "application/json"]
+        if let sid, !sid.isEmpty { headers.add(name: "X-FTL-SID", value: sid) }
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let url = connection.normalizedBaseURL + path, bytes = body.map { ByteBuffer(bytes: $0) }
         let deadline = timeout ?? connection.requestTimeout
-        let (http, prepared) = (httpClient, request)
         do {
-            let response = try await Self.within(deadline) {
-                let response = try await http.execute(prepared, timeout: deadline.timeAmount)
-                let status = Int(response.status.code)
-                var collected = Data()
-                if let handler, (200..<300).contains(status) {
-                    for try await chunk in response.body { handler(chunk) }
-                } else {
-                    collected = Data(try await response.body.collect(upTo: Self.maxBodySize).readableBytesView)
-                }
-                return RawResponse(status: status, body: collected, retryAfter: response.headers.first(name: "Retry-After"))
+            let response = if let handler {
+                try await Self.streaming(method, url, headers: headers, body: bytes, within: deadline, successBodyTo: handler, http: httpClient)
+            } else {
+                RawResponse(try await httpClient.collect(method, url, headers: headers, body: bytes, timeout: deadline, maxBodySize: Self.maxBodySize))
             }
             logger.debug("Pi-hole request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(response.status)"])
             return response
@@ -65,14 +60,29 @@ extension PiHoleClient {
         }
     }
 
-    /// `operation`, cancelled when `limit` has passed. AsyncHTTPClient's own deadline ends with
-    /// the response head: a stalled or endless body needs this one.
-    static func within<T: Sendable>(
-        _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        let outcome = await withTimeLimit(limit) { () -> Result<T, any Error> in
+    /// A 2xx body handed to `handler` as it arrives (any other body collected), all within
+    /// `limit`: AsyncHTTPClient's own deadline ends with the response head, and a stalled or
+    /// endless body needs this one.
+    static func streaming(
+        _ method: HTTPMethod, _ url: String, headers: HTTPHeaders, body: ByteBuffer?, within limit: Duration,
+        successBodyTo handler: @escaping BodyChunkHandler, http: HTTPClient
+    ) async throws -> RawResponse {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers = headers
+        request.body = body.map { .bytes($0) }
+        let prepared = request
+        let outcome = await withTimeLimit(limit) { () -> Result<RawResponse, any Error> in
             do {
-                return .success(try await operation())
+                let response = try await http.execute(prepared, timeout: limit.timeAmount)
+                let status = Int(response.status.code)
+                var collected = Data()
+                if (200..<300).contains(status) {
+                    for try await chunk in response.body { handler(chunk) }
+                } else {
+                    collected = Data(try await response.body.collect(upTo: Self.maxBodySize).readableBytesView)
+                }
+                return .success(RawResponse(status: status, body: collected, retryAfter: response.headers.first(name: "Retry-After")))
             } catch {
                 return .failure(error)
             }

@@ -23,21 +23,16 @@ extension UniFiClient {
     /// One HTTP exchange; `path` starts with `/v1/` and may carry a query. The key goes in
     /// `X-API-KEY` only. Any failure other than an HTTP status is `.transport` (or `.tls`).
     func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil) async throws -> RawResponse {
-        var request = HTTPClientRequest(url: connection.apiBaseURL + path)
-        request.method = method
-        request.headers.add(name: "Accept", value: "application/json")
-        request.headers.add(name: "X-API-KEY", value: connection.apiKey)
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: body.encoded()))
-        }
+        var headers: HTTPHeaders = ["Accept": "application/json", "X-API-KEY": connection.apiKey]
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         do {
-            let response = try await httpClient.execute(request, timeout: connection.requestTimeout.timeAmount)
-            let buffer = try await response.body.collect(upTo: Self.maxBodySize)
+            let response = try await httpClient.collect(
+                method, connection.apiBaseURL + path, headers: headers, body: body.map { ByteBuffer(bytes: $0.encoded()) },
+                timeout: connection.requestTimeout, maxBodySize: Self.maxBodySize)
             let status = Int(response.status.code)
             logger.debug("UniFi request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(status)"])
             return RawResponse(
-                status: status, body: Data(buffer.readableBytesView), retryAfter: response.headers.first(name: "Retry-After"))
+                status: status, body: Data(response.body.readableBytesView), retryAfter: response.headers.first(name: "Retry-After"))
         } catch {
             let failure = UniFiErrorMapping.transport(error)
             logger.debug("UniFi request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])

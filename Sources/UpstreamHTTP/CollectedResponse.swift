@@ -1,0 +1,38 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// An upstream's answer with the whole of its body.
+public struct CollectedResponse: Sendable {
+    public let status: HTTPResponseStatus
+    public let headers: HTTPHeaders
+    public let body: ByteBuffer
+}
+
+extension HTTPClient {
+    /// One exchange: the answer and the whole of its body within `timeout`, cancelled with the
+    /// calling task (which then throws `CancellationError`).
+    ///
+    /// Through AsyncHTTPClient's future-based API: its async `execute` starts an unstructured
+    /// task for every request (to register the request for cancellation), and that task runs on
+    /// the global executor, beside the bridge's loop: two thread wake-ups more for every command.
+    public func collect(
+        _ method: HTTPMethod, _ url: String, headers: HTTPHeaders, body: ByteBuffer?, timeout: Duration, maxBodySize: Int
+    ) async throws -> CollectedResponse {
+        let request = try Request(url: url, method: method, headers: headers, body: body.map { .byteBuffer($0) })
+        let task = execute(
+            request: request, delegate: ResponseAccumulator(request: request, maxBodySize: maxBodySize),
+            deadline: .now() + timeout.timeAmount)
+        do {
+            let response = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            return CollectedResponse(status: response.status, headers: response.headers, body: response.body ?? ByteBuffer())
+        } catch {
+            try _Concurrency.Task.checkCancellation()
+            throw error
+        }
+    }
+}
