@@ -12,6 +12,8 @@ struct PublishScope: Sendable, Equatable {
     private(set) var rules: Set<Rule>?
 
     static let wholeState = PublishScope(rules: nil)
+    /// Nothing asked since the last publish.
+    static let nothing = PublishScope(rules: [])
     static func rule(_ rule: Rule) -> PublishScope { PublishScope(rules: [rule]) }
 
     /// What a publish covers when asked for `self` and, before it went out, for `other`.

@@ -24,7 +24,7 @@ final class UniFiIntegration: Integration {
     /// end here (`requestPublish`), so that state goes out in order.
     private let publishRequest = Wakeup()
     /// What the next publish covers. Before the first, nothing has gone out: the whole state.
-    private let publishScope = Mutex<PublishScope?>(.wholeState)
+    private let publishScope = Mutex(PublishScope.wholeState)
     /// The rule entities, built and set only when the rules they are made of change.
     private let runtimeEntities = RuntimeEntityBuilder<[UniFiDiscovery.RuleThing]>()
     private let pollNow = Wakeup()
@@ -79,17 +79,18 @@ final class UniFiIntegration: Integration {
     /// Asks the publishing task for the whole state, or (after a command that set a rule) for that
     /// rule alone.
     func requestPublish(_ scope: PublishScope = .wholeState) {
-        publishScope.withLock { $0 = $0?.adding(scope) ?? scope }
+        publishScope.withLock { $0 = $0.adding(scope) }
         publishRequest.signal()
     }
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
         let discovery = UniFiDiscovery(topics: context.topics)
         await context.publishWhenAsked(publishRequest) {
-            // Taken before the state is read: whatever changes after it asks again.
+            // Taken before the state is read: whatever changes after it asks again. Nothing asked
+            // (the hourly wake-up) is the whole state too.
             let rules = publishScope.withLock { scope in
-                defer { scope = nil }
-                return scope?.rules
+                defer { scope = .nothing }
+                return scope.rules
             }
             let statuses = await statuses()
             let available = statuses.contains(where: \.status.available)

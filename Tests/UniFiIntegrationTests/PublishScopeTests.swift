@@ -8,6 +8,7 @@ import Testing
     @Test func rulesSetBeforeAPublishAllGoInIt() {
         #expect(PublishScope.rule(emma).adding(.rule(leo)).rules == [emma, leo])
         #expect(PublishScope.rule(emma).adding(.rule(emma)).rules == [emma])
+        #expect(PublishScope.nothing.adding(.rule(leo)).rules == [leo])
     }
 
     /// A poll or a failure between two commands: the rules alone would miss what it changed.
