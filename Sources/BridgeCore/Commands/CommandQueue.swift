@@ -49,13 +49,14 @@ final class CommandQueue: Sendable {
         self.responder = responder
         self.timeLimit = timeLimit
         self.metrics = metrics
+        filters = integration.commandFilters.map { context.topics.topic($0) }
         intake = Mutex(Intake(lanes: CommandLanes(capacity: Self.capacity)))
         (work, workContinuation) = AsyncStream.makeStream()
     }
 
-    var filters: [String] {
-        integration.commandFilters.map { context.topics.topic($0) }
-    }
+    /// The integration's command filters under the bridge's base topic, made once: every message
+    /// the bridge receives is matched against them.
+    let filters: [String]
 
     func accepts(_ topic: String) -> Bool {
         filters.contains { TopicFilter.matches($0, topic: topic) }
