@@ -1,6 +1,6 @@
 import ArgumentParser
 
-@main
+/// The command tree; `ProcessEntry` runs it.
 struct Home2MQTT: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "home2mqtt",

@@ -62,4 +62,22 @@ import Testing
         _ = try await observer.latest("home/bridge/state") { $0 == "offline" }
         await observer.disconnect()
     }
+
+    /// The main thread waits while the bridge runs (`ProcessEntry`). An async main gives it to
+    /// `dispatch_main()`, which ends it with `pthread_exit` and parks what is left of it in
+    /// `rt_sigsuspend`; the unwinding that takes leaves about 2 MiB of unwind tables resident
+    /// (docs/benchmarks.md, "Memory").
+    @Test func theMainThreadWaitsRatherThanEnding() async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        let observer = try await Observer(broker, subscribe: ["home/bridge/state"])
+        let bridge = try BridgeProcess(["run"], environment: ["HOME2MQTT_MQTT__PORT": String(broker.port)])
+        defer { bridge.child.terminate(signal: SIGKILL) }
+        _ = try await observer.latest("home/bridge/state", timeout: .seconds(20)) { $0 == "online" }
+        let pid = bridge.child.pid
+        // The kernel function the thread sleeps in.
+        let waitingIn = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/wchan", encoding: .utf8)
+        #expect(!waitingIn.contains("sigsuspend"), "the main thread waits in \(waitingIn)")
+        await observer.disconnect()
+    }
 }
