@@ -56,36 +56,17 @@ final class ReefOutletPoller: Sendable {
     @discardableResult
     func readState(_ id: String) async -> Result<BellasReefOutletState, any Error> {
         let started = ContinuousClock.now
-        let result = await withTaskGroup(of: StateRead.self) { group -> Result<BellasReefOutletState, any Error> in
-            group.addTask {
-                do {
-                    return .answer(.success(try await self.services.upstream.call(.outlets) { try await $0.outletState(id) }))
-                } catch {
-                    return .answer(.failure(error))
-                }
+        let result = await withSlowNotice(after: ReefConfiguration.slowPlug, { [services] in
+            services.state.update { $0.outlets[id]?.markSlow() }
+        }) { () -> Result<BellasReefOutletState, any Error> in
+            do {
+                return .success(try await services.upstream.call(.outlets) { try await $0.outletState(id) })
+            } catch {
+                return .failure(error)
             }
-            group.addTask {
-                try? await Task.sleep(for: ReefConfiguration.slowPlug)
-                return .slow
-            }
-            while let read = await group.next() {
-                switch read {
-                case .slow:
-                    services.state.update { $0.outlets[id]?.markSlow() }
-                case .answer(let result):
-                    group.cancelAll()
-                    return result
-                }
-            }
-            return .failure(CancellationError())
         }
         let elapsed = ContinuousClock.now - started
         services.state.update { $0.outlets[id]?.record(result, took: elapsed, at: Date()) }
         return result
-    }
-
-    private enum StateRead: Sendable {
-        case answer(Result<BellasReefOutletState, any Error>)
-        case slow
     }
 }
