@@ -39,15 +39,17 @@ struct ClientAuthTests {
 
     @Test func shortExpiryIsRenewedByALoginBeforeAny401() async throws {
         var options = BellasReefSimulator.Options()
-        options.tokenLifetime = .seconds(3)
+        options.tokenLifetime = .seconds(6)
         try await withReef(options: options) { f in
             let calls = 24
             for _ in 0..<calls {
                 _ = try await f.client.systemUsage()
-                try await Task.sleep(for: .milliseconds(200))
+                try await Task.sleep(for: .milliseconds(400))
             }
-            // About 5 s with 2–3 s tokens: renewed at least once, and never a refused request
-            // (a refusal would have cost a retry: one request more than calls).
+            // About 10 s with 6 s tokens: renewed at least once, and never a refused request
+            // (a refusal would have cost a retry: one request more than calls). Renewed 1.5 s
+            // ahead: 3 s tokens (0.75 s ahead) met a 401 under the full suite's load, where one
+            // request took longer than that.
             #expect(f.simulator.loginCount >= 2)
             #expect(f.coreRequests("/api/system-usage").count == calls)
         }
@@ -55,13 +57,13 @@ struct ClientAuthTests {
 
     @Test func refreshTokenIsUsedWhenOffered() async throws {
         var options = BellasReefSimulator.Options()
-        options.tokenLifetime = .seconds(3)
+        options.tokenLifetime = .seconds(6)
         options.offersRefreshToken = true
         try await withReef(options: options) { f in
             let calls = 24
             for _ in 0..<calls {
                 _ = try await f.client.hostInfo()
-                try await Task.sleep(for: .milliseconds(200))
+                try await Task.sleep(for: .milliseconds(400))
             }
             #expect(f.simulator.loginCount == 1)
             #expect(f.simulator.refreshCount >= 1)
