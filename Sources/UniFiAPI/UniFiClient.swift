@@ -98,7 +98,10 @@ public struct UniFiClient: Sendable {
         while true {
             var query = "?offset=\(offset)&limit=\(Self.pageLimit)"
             if let filter { query += "&filter=" + filter.queryValue }
-            let page = try decode(UniFiPage.self, try await send(.GET, path + query), what: what)
+            let response = try await send(.GET, path + query)
+            guard let page = UniFiPage(try json(response, what: what)) else {
+                throw UniFiErrorMapping.undecodable(what, status: response.status)
+            }
             items += page.data
             offset = page.offset + page.count
             if page.count == 0 || offset >= page.totalCount { return items }

@@ -15,10 +15,23 @@ public struct UniFiSite: Sendable, Equatable, Decodable, CustomStringConvertible
 }
 
 /// One page of a collection: `{"offset","limit","count","totalCount","data":[…]}`.
-struct UniFiPage: Sendable, Decodable {
+///
+/// Read from the parsed JSON itself, not through JSONDecoder: its items stay `JSONValue`, which
+/// JSONDecoder rebuilt from the page printed again, through a container per value (most of a
+/// 1,000-rule refresh's time, docs/benchmarks.md).
+struct UniFiPage: Sendable {
     let offset: Int
     let limit: Int
     let count: Int
     let totalCount: Int
     let data: [JSONValue]
+
+    /// `nil` unless every field is there: whole numbers, and an array of items.
+    init?(_ json: JSONValue) {
+        func whole(_ key: String) -> Int? { json[key]?.numberValue.flatMap { Int(exactly: $0) } }
+        guard let offset = whole("offset"), let limit = whole("limit"), let count = whole("count"),
+              let totalCount = whole("totalCount"), let data = json["data"]?.arrayValue
+        else { return nil }
+        (self.offset, self.limit, self.count, self.totalCount, self.data) = (offset, limit, count, totalCount, data)
+    }
 }

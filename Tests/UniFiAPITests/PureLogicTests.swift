@@ -79,4 +79,19 @@ struct PureLogicTests {
         let derived = try UniFiRule(kind: .acl, raw: raw.setting("metadata", ["origin": "DERIVED"]))
         #expect(throws: UniFiError.self) { try UniFiRuleUpdate.body(for: derived, enabled: false) }
     }
+
+    @Test func aPageIsReadOnlyWhenEveryFieldIsThere() throws {
+        let json = try #require(JSONValue.parse(Array(#"{"offset":0,"limit":2,"count":2,"totalCount":3,"data":[{"id":"a"},{"id":"b"}]}"#.utf8)))
+        let page = try #require(UniFiPage(json))
+        #expect(page.offset == 0 && page.limit == 2 && page.count == 2 && page.totalCount == 3)
+        #expect(page.data.map { $0["id"] } == ["a", "b"])
+        for broken in [
+            #"{"offset":0,"limit":2,"count":2,"data":[]}"#,  // no totalCount
+            #"{"offset":0,"limit":2,"count":1.5,"totalCount":3,"data":[]}"#,  // not a whole number
+            #"{"offset":"0","limit":2,"count":2,"totalCount":3,"data":[]}"#,  // a string
+            #"{"offset":0,"limit":2,"count":2,"totalCount":3,"data":{}}"#,  // not an array
+        ] {
+            #expect(UniFiPage(try #require(JSONValue.parse(Array(broken.utf8)))) == nil, "\(broken)")
+        }
+    }
 }

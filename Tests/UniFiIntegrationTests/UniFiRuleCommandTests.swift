@@ -93,12 +93,18 @@ private typealias F = UniFiSimulatorFixtures
         }
     }
 
-    /// Two commands for one rule at once run in order; the last one wins, as sent.
+    /// A second command for a rule that arrives while the first is carried out waits for it; the
+    /// last one wins, as sent. (The second is sent once the first has reached the console: two
+    /// commands sent at once from two tasks reach the broker in either order.)
     @Test func commandsForOneRuleRunInTurn() async throws {
         try await UniFiFixture.withSimulator { fixture in
             try await fixture.runBridge { observer in
                 _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
+                let readsBefore = fixture.simulator.requestCount(method: "GET", pathContaining: F.downtimeEmmaID)
                 async let first = observer.command("home/unifi/rule/downtime-emma/set", "OFF")
+                try await waitUntil("the first command's read of the rule", timeout: .seconds(10)) {
+                    fixture.simulator.requestCount(method: "GET", pathContaining: F.downtimeEmmaID) > readsBefore
+                }
                 async let second = observer.command("home/unifi/rule/\(F.downtimeEmmaID)/set", "ON")
                 let answers = try await [first, second]
                 #expect(answers.allSatisfy { $0["status"] == "ok" }, "\(answers)")
