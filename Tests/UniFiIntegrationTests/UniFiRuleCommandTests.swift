@@ -94,13 +94,15 @@ private typealias F = UniFiSimulatorFixtures
     }
 
     /// A second command for a rule that arrives while the first is carried out waits for it; the
-    /// last one wins, as sent. (The second is sent once the first has reached the console: two
-    /// commands sent at once from two tasks reach the broker in either order.)
+    /// last one wins, as sent. (The console answers the rule's requests 300 ms late, and the
+    /// second is sent once the first's read has reached it: two commands sent at once from two
+    /// tasks reach the broker in either order.)
     @Test func commandsForOneRuleRunInTurn() async throws {
         try await UniFiFixture.withSimulator { fixture in
             try await fixture.runBridge { observer in
                 _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
                 let readsBefore = fixture.simulator.requestCount(method: "GET", pathContaining: F.downtimeEmmaID)
+                fixture.simulator.inject(.delay(.milliseconds(300)), pathContaining: F.downtimeEmmaID)
                 async let first = observer.command("home/unifi/rule/downtime-emma/set", "OFF")
                 try await waitUntil("the first command's read of the rule", timeout: .seconds(10)) {
                     fixture.simulator.requestCount(method: "GET", pathContaining: F.downtimeEmmaID) > readsBefore
@@ -109,6 +111,9 @@ private typealias F = UniFiSimulatorFixtures
                 let answers = try await [first, second]
                 #expect(answers.allSatisfy { $0["status"] == "ok" }, "\(answers)")
                 #expect(fixture.simulator.putBodies(pathContaining: F.downtimeEmmaID).map { $0["enabled"] } == [false, true])
+                // In turn: the second command reads the rule only once the first has written it.
+                let ruleRequests = fixture.simulator.requests.filter { $0.path.contains(F.downtimeEmmaID) }.map(\.method)
+                #expect(ruleRequests.suffix(4) == ["GET", "PUT", "GET", "PUT"], "\(ruleRequests)")
                 #expect(fixture.simulator.rule(.aclRules, id: F.downtimeEmmaID)?["enabled"] == true)
             }
         }
