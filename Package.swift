@@ -202,7 +202,7 @@ let package = Package(
         .executableTarget(name: "home2mqtt-bench", dependencies: [
             "BenchmarkReport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "JSONDocument",
             "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport", "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
-            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport",
+            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "SimulatorSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),

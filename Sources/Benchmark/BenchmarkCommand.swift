@@ -79,7 +79,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 (BenchmarkResults.unifiRuleSetKind, .rule("downtime-emma")),
                 (BenchmarkResults.reefOutletSetKind, .outlet("return-pump")),
             ] {
-                latency.append(await CommandLatencyScenario.measure(kind, count: count, in: world) { target.command(round: $0) })
+                latency.append(try await CommandLatencyScenario.measure(kind, count: count, at: target, in: world))
             }
             let floor = BenchmarkResults.Floor(
                 brokerRoundTrip: try await FloorScenario.brokerRoundTrip(count: count, in: world),

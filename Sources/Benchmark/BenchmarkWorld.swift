@@ -7,6 +7,7 @@ import MQTTTestSupport
 import PiHoleIntegration
 import PiHoleSimulator
 import PiHoleTestSupport
+import SimulatorSupport
 import UniFiIntegration
 import UniFiSimulator
 import UniFiTestSupport
@@ -61,6 +62,15 @@ struct BenchmarkWorld: Sendable {
     }
 
     static let echoTopic = "bench/echo"
+
+    /// The requests kept by the simulator that `target`'s commands reach (the newest 10,000).
+    func requests(reaching target: BridgeCommand.Target) -> [RecordedRequest] {
+        switch target {
+        case .piHole(let id): piHoles[id]?.requests ?? []
+        case .rule: unifi.requests
+        case .outlet: reef.requests(.outlets)
+        }
+    }
 
     /// The world with the bridge in-process.
     static func run<T: Sendable>(_ layout: Layout = .standard, _ body: (BenchmarkWorld) async throws -> T) async throws -> T {

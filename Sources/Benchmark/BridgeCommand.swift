@@ -1,6 +1,7 @@
 import BridgeCore
 import JSONDocument
 import MQTT
+import SimulatorSupport
 import Synchronization
 
 /// One command to the bridge: a topic and a payload, answered on an MQTT 5 response topic with
@@ -31,14 +32,37 @@ struct BridgeCommand: Sendable {
             }
         }
 
-        /// The `round`th command to this object: a pause, or ON and OFF in turn, so that every
-        /// rule and outlet command changes something upstream (a PUT, a switch).
+        /// The `round`th command to this object: a pause of 30 or 31 s, or ON or OFF, in turn, so
+        /// that every command changes something upstream (a PUT, a switch) and in the state.
         func command(round: Int) -> BridgeCommand {
             let onOff = round.isMultiple(of: 2) ? "ON" : "OFF"
             return switch self {
-            case .piHole(let id): BridgeCommand(topic: "home/pihole/\(id)/pause", payload: "30")
+            case .piHole(let id): BridgeCommand(topic: "home/pihole/\(id)/pause", payload: "\(pauseSeconds(round: round))")
             case .rule(let key): BridgeCommand(topic: "home/unifi/rule/\(key)/set", payload: onOff)
             case .outlet(let key): BridgeCommand(topic: "home/reef/outlet/\(key)/set", payload: onOff)
+            }
+        }
+
+        private func pauseSeconds(round: Int) -> Int { round.isMultiple(of: 2) ? 30 : 31 }
+
+        /// Whether `request` is the upstream call that carries the `round`th command out: the
+        /// blocking POST, the rule's PUT (after its GET), the outlet's switch (before its read-back).
+        func isUpstreamCall(_ request: RecordedRequest, round: Int) -> Bool {
+            switch self {
+            case .piHole: request.method == "POST" && request.path == "/api/dns/blocking"
+            case .rule: request.method == "PUT"
+            case .outlet: request.method == "POST" && request.path.hasSuffix(round.isMultiple(of: 2) ? "/turn_on" : "/turn_off")
+            }
+        }
+
+        /// Whether `state`, published on `stateTopic`, shows the `round`th command carried out:
+        /// the pause's own timer (a poll reads it lower), the rule's or the outlet's new state.
+        func showsCommand(round: Int, in state: JSONValue) -> Bool {
+            let on = round.isMultiple(of: 2)
+            return switch self {
+            case .piHole: state["blocking"] == "disabled" && state["timer"] == .number(Double(pauseSeconds(round: round)))
+            case .rule: state["enabled"] == .bool(on)
+            case .outlet: state["state"] == .string(on ? "on" : "off")
             }
         }
 
@@ -59,12 +83,16 @@ private let nextReply = Atomic<Int>(0)
 extension MeasuringClient {
     static let replies = BridgeTopics(base: "home").replies + "/bench"
 
-    /// Sends `command` and times its answer; `.lost` when none came within `timeout`.
-    func send(_ command: BridgeCommand, timeout: Duration = .seconds(10)) async -> BridgeCommand.Outcome {
+    /// Sends `command` and times its answer from `start` (by default: now); `.lost` when none
+    /// came within `timeout`.
+    func send(
+        _ command: BridgeCommand, timeout: Duration = .seconds(10), startingAt start: ContinuousClock.Instant = .now
+    ) async -> BridgeCommand.Outcome {
         let replyTopic = "\(Self.replies)/\(nextReply.add(1, ordering: .relaxed).newValue)"
         let properties = MQTTProperties(responseTopic: replyTopic, correlationData: Array(replyTopic.utf8))
         guard let (elapsed, payload) = try? await roundTrip(
-            publishing: command.payload, to: command.topic, answeredOn: replyTopic, properties: properties, timeout: timeout)
+            publishing: command.payload, to: command.topic, answeredOn: replyTopic, properties: properties, timeout: timeout,
+            startingAt: start)
         else { return .lost }
         return JSONValue.parse(payload)?["status"] == "ok" ? .ok(elapsed) : .error(elapsed)
     }

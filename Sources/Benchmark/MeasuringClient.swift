@@ -20,6 +20,8 @@ final class MeasuringClient: Sendable {
 
     private let client: MQTTClient
     private let slots = Mutex<[String: Slot]>([:])
+    /// Topics whose every message is kept, with its arrival, while `recording` runs.
+    private let recordings = Mutex<[String: [Arrival]]>([:])
     private let finished = Atomic<Bool>(false)
 
     private init(client: MQTTClient) {
@@ -54,16 +56,26 @@ final class MeasuringClient: Sendable {
     }
 
     /// Publishes `payload` to `topic` and waits for the first message on `replyTopic`: the time
-    /// from just before the publish to that message's arrival, and its payload.
+    /// from `start` (by default: just before the publish) to that message's arrival, and its payload.
     func roundTrip(
         publishing payload: String, to topic: String, answeredOn replyTopic: String,
-        properties: MQTTProperties = .init(), timeout: Duration
+        properties: MQTTProperties = .init(), timeout: Duration, startingAt start: ContinuousClock.Instant = .now
     ) async throws -> (elapsed: Duration, payload: [UInt8]) {
-        let start = ContinuousClock.now
         slots.withLock { $0[replyTopic] = .expected(deadline: start + timeout, waiter: nil) }
         try await client.publish(topic, payload: Array(payload.utf8), qos: .atLeastOnce, properties: properties)
         let arrival = try await arrival(on: replyTopic)
         return (arrival.instant - start, arrival.payload)
+    }
+
+    /// Subscribes to `topic` for the length of `body` and returns, beside its result, every
+    /// message that arrived on it meanwhile (the retained one among them), oldest first.
+    func recording<T>(_ topic: String, _ body: () async throws -> T) async throws -> (T, [Arrival]) {
+        recordings.withLock { $0[topic] = [] }
+        defer { _ = recordings.withLock { $0.removeValue(forKey: topic) } }
+        try await client.subscribe(topic, qos: .atLeastOnce)
+        let result = try await body()
+        try await client.unsubscribe(topic)
+        return (result, recordings.withLock { $0[topic] ?? [] })
     }
 
     /// The first message on each of `topics` once `action` has run (a bridge started, say), by
@@ -100,6 +112,7 @@ final class MeasuringClient: Sendable {
     private func recordArrivals() async {
         for await message in client.messages {
             let arrival = Arrival(instant: .now, payload: message.payload)
+            recordings.withLock { $0[message.topic]?.append(arrival) }
             let waiter: CheckedContinuation<Arrival, any Error>? = slots.withLock { slots in
                 guard case .expected(_, let waiter) = slots[message.topic] else { return nil }  // late or unasked: ignored
                 if waiter != nil { slots[message.topic] = nil } else { slots[message.topic] = .arrived(arrival) }

@@ -125,7 +125,7 @@ enum ProcessScenario {
             return .init(integration: name, requests: requests, logins: logins, compressedInterval: interval.compressed, defaultInterval: interval.defaults)
         }
         return IdlePolling(seconds: seconds, cpuSeconds: cpuAfter - cpuBefore, upstreams: [
-            upstream("pihole", requests: piHoles.reduce(0) { $0 + $1.requests.count }, logins: piHoles.reduce(0) { $0 + $1.loginCount } - piHoleLogins),
+            upstream("pihole", requests: piHoles.reduce(0) { $0 + $1.requestTotal }, logins: piHoles.reduce(0) { $0 + $1.loginCount } - piHoleLogins),
             upstream("unifi", requests: world.unifi.requestTotal, logins: 0),  // an API key: no logins
             // The Reef's logins are counted once, on the core, where they are made.
             upstream("reef core", requests: world.reef.requests(.core).count, logins: world.reef.loginCount - reefLogins),

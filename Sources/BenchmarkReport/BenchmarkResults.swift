@@ -1,15 +1,21 @@
 /// Everything one run measured, as plain values: what the table and the JSON line are made from.
 public struct BenchmarkResults: Sendable, Equatable {
-    /// One kind of command sent one at a time: publish → answer on the MQTT 5 response topic.
+    /// One kind of command sent one at a time: publish → answer on the MQTT 5 response topic,
+    /// and where measured, publish → the simulator received the upstream call (`upstreamCall`) and
+    /// publish → the new state arrived on the object's state topic (`state`).
     public struct CommandLatency: Sendable, Equatable {
         public let kind: String
         public let latency: LatencySummary?
         public let failures: Int
+        public let upstreamCall: LatencySummary?
+        public let state: LatencySummary?
 
-        public init(kind: String, latency: LatencySummary?, failures: Int) {
+        public init(kind: String, latency: LatencySummary?, failures: Int, upstreamCall: LatencySummary? = nil, state: LatencySummary? = nil) {
             self.kind = kind
             self.latency = latency
             self.failures = failures
+            self.upstreamCall = upstreamCall
+            self.state = state
         }
     }
 

@@ -7,6 +7,7 @@ public enum ReportJSONLine {
         var kinds: [String: JSONValue] = [:]
         for command in results.commandLatency {
             kinds[command.kind] = latency(command.latency).setting("failed", .number(Double(command.failures)))
+                .setting("upstream_call", latency(command.upstreamCall)).setting("state", latency(command.state))
         }
         let throughput: [JSONValue] = (results.throughput + results.throughputByKind).map { level in
             [

@@ -7,6 +7,8 @@ public enum ReportTable {
         lines.append(row("latency, ms", "n", "p50", "p90", "p99", "max"))
         for command in results.commandLatency {
             lines.append(latencyRow("command: \(command.kind)", command.latency, note: command.failures > 0 ? "\(command.failures) failed" : ""))
+            if let upstreamCall = command.upstreamCall { lines.append(latencyRow("  → upstream call received", upstreamCall)) }
+            if let state = command.state { lines.append(latencyRow("  → new state arrived", state)) }
         }
         lines.append(latencyRow("floor: broker round trip", results.floor.brokerRoundTrip))
         lines.append(latencyRow("floor: HTTP GET, kept alive", results.floor.httpRequest))

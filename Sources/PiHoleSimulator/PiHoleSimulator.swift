@@ -9,7 +9,7 @@ import SimulatorSupport
 /// An in-process Pi-hole v6 that behaves like a real FTL v6.4.1 in the points that matter to
 /// clients: string `blocking`, float countdown with automatic revert, 16 API seats,
 /// login rate limiting, both 401 body shapes, 201-on-duplicate, 404-with-only-`took`,
-/// lowercased domains, `not_found` for unknown paths. Records every request for tests.
+/// lowercased domains, `not_found` for unknown paths. Records the newest requests for tests.
 public final class PiHoleSimulator: Sendable {
     let core: Locked<SimulatorState>
     private let listener: SimulatorListener<PiHoleSimulatorResponder>
@@ -21,9 +21,12 @@ public final class PiHoleSimulator: Sendable {
         version: String = "v6.1.4",
         maxSessions: Int = 16,
         clock: PiHoleSimulatorClock = .system,
+        requestLogCapacity: Int = RequestLog.defaultCapacity,
         logger: Logger? = nil
     ) {
-        let core = Locked(SimulatorState(password: password, hostName: hostName, version: version, maxSessions: maxSessions))
+        let core = Locked(SimulatorState(
+            password: password, hostName: hostName, version: version, maxSessions: maxSessions,
+            requests: RequestLog(capacity: requestLogCapacity)))
         self.core = core
         self.clock = clock
         var quiet = Logger(label: "PiHoleSimulator")
@@ -64,8 +67,10 @@ public final class PiHoleSimulator: Sendable {
 
     // MARK: - Observation
 
-    /// Every request received, in order (auth included).
-    public var requests: [RecordedRequest] { core.withLock { $0.requests } }
+    /// The requests received, in order (auth included): the newest `requestLogCapacity`.
+    public var requests: [RecordedRequest] { core.withLock { $0.requests.requests } }
+    /// Every request received since the start or the last `clearRequests()`, kept or not.
+    public var requestTotal: Int { core.withLock { $0.requests.total } }
     /// `POST /api/auth` attempts.
     public var loginCount: Int { core.withLock { $0.loginCount } }
     /// Sessions not yet expired.

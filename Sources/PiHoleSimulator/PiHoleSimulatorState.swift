@@ -85,16 +85,17 @@ struct SimulatorState: Sendable {
     var dnsRestarts = 0
     var logFlushes = 0
 
-    var requests: [PiHoleSimulator.RecordedRequest] = []
+    var requests: RequestLog
     var fault: PiHoleSimulator.Fault?
 
     static let sessionValidity: TimeInterval = 1800
 
-    init(password: String, hostName: String, version: String, maxSessions: Int) {
+    init(password: String, hostName: String, version: String, maxSessions: Int, requests: RequestLog) {
         self.password = password
         self.hostName = hostName
         self.version = version
         self.maxSessions = maxSessions
+        self.requests = requests
     }
 
     /// Applies an elapsed blocking timer.

@@ -11,6 +11,9 @@ public struct RecordedRequest: Sendable, Equatable {
     public let headers: [String: String]
     /// Body as UTF-8 text (empty when none).
     public let body: String
+    /// When the simulator had the whole request, body included: the benchmark times a command's
+    /// way to its upstream call from it (the simulators run in the benchmark's process).
+    public let receivedAt: ContinuousClock.Instant
 
     public init(_ request: Request, body: some Sequence<UInt8>) {
         let target = request.head.path ?? "/"
@@ -25,6 +28,7 @@ public struct RecordedRequest: Sendable, Equatable {
         query = queryStart.map { String(target[target.index(after: $0)...]) }
         self.headers = headers
         self.body = String(decoding: Array(body), as: UTF8.self)
+        receivedAt = .now
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }

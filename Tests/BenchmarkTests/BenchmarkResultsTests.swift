@@ -44,6 +44,22 @@ import Testing
         #expect(line.contains(#""commit":"abc""#))
     }
 
+    @Test func theStagesOfACommandAreRowsAndKeysOfTheirOwn() {
+        let stages = BenchmarkResults.CommandLatency(
+            kind: BenchmarkResults.piHolePauseKind, latency: LatencySummary(milliseconds: [0.5]), failures: 0,
+            upstreamCall: LatencySummary(milliseconds: [0.25]), state: LatencySummary(milliseconds: [0.75]))
+        let results = BenchmarkResults(
+            build: "debug", commandsPerKind: 1, commandLatency: [stages],
+            floor: .init(brokerRoundTrip: nil, httpRequest: nil), throughput: [],
+            footprint: .init(residentKiBAfterStart: nil, residentKiBAfterCommands: nil, strippedBinaryBytes: nil))
+        let table = ReportTable.render(results)
+        #expect(table.contains("  → upstream call received           1    0.250"))
+        #expect(table.contains("  → new state arrived                1    0.750"))
+        let line = ReportJSONLine.render(results, commit: nil)
+        #expect(line.contains(#""state":{"max":0.75,"n":1,"p50":0.75"#))
+        #expect(line.contains(#""upstream_call":{"max":0.25,"n":1,"p50":0.25"#))
+    }
+
     @Test func numbersAreFixedPoint() {
         #expect(ReportTable.format(1.23456) == "1.235")
         #expect(ReportTable.format(0.0004) == "0.000")

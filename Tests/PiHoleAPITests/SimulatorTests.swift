@@ -108,6 +108,27 @@ struct SimulatorTests {
         #expect(simulator.timerRemaining == nil)
     }
 
+    /// The benchmark and the demo send it hundreds of thousands of requests: it keeps the newest
+    /// only, and counts every one.
+    @Test func keepsTheNewestRequestsAndCountsThemAll() async throws {
+        let simulator = PiHoleSimulator(requestLogCapacity: 2)
+        try await simulator.start()
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        var failure: (any Error)?
+        do {
+            for path in ["/api/info/version", "/api/info/host", "/api/dns/blocking"] {
+                _ = try await directRequest(http, .GET, simulator.baseURL + path)
+            }
+        } catch {
+            failure = error
+        }
+        try await http.shutdown()
+        await simulator.stop()
+        if let failure { throw failure }
+        #expect(simulator.requests.map(\.path) == ["/api/info/host", "/api/dns/blocking"])
+        #expect(simulator.requestTotal == 3)
+    }
+
     @Test func restartKeepsThePort() async throws {
         let simulator = PiHoleSimulator()
         try await simulator.start()
