@@ -35,11 +35,11 @@ enum JSONText {
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             // Byte order of the UTF-8 keys, as JSONEncoder's `.sortedKeys`.
-            for (position, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            for (position, member) in members.sorted(by: { precedes($0.key, $1.key) }).enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                write(key, to: &out)
+                write(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                write(members[key]!, to: &out)
+                write(member.value, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -53,25 +53,47 @@ enum JSONText {
         return text
     }
 
-    private static func write(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case 0x08: out.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20:
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
-            default: out.append(byte)
+    /// Whether `first`'s UTF-8 bytes sort before `second`'s.
+    private static func precedes(_ first: String, _ second: String) -> Bool {
+        var first = first, second = second
+        return first.withUTF8 { first in
+            second.withUTF8 { second in
+                for (a, b) in zip(first, second) where a != b { return a < b }
+                return first.count < second.count
             }
         }
+    }
+
+    /// The runs of bytes that need no escape are copied whole: most strings are one such run.
+    private static func write(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var unwritten = 0
+            for (position, byte) in bytes.enumerated() where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[unwritten..<position]))
+                writeEscaped(byte, to: &out)
+                unwritten = position + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[unwritten...]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+        case 0x08: out.append(contentsOf: #"\b"#.utf8)
+        case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+        case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+        case 0x09: out.append(contentsOf: #"\t"#.utf8)
+        default:
+            out.append(contentsOf: #"\u00"#.utf8)
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0xF)])
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -134,7 +156,8 @@ private struct Reader {
             guard next == UInt8(ascii: ":") else { return nil }
             index += 1
             guard let member = value(depth: depth + 1) else { return nil }
-            if members[key] == nil { members[key] = member }
+            // Of a key given twice the first counts; one lookup when it is not.
+            if let first = members.updateValue(member, forKey: key) { members[key] = first }
             skipWhitespace()
             switch next {
             case UInt8(ascii: ","): index += 1
@@ -169,10 +192,30 @@ private struct Reader {
         }
     }
 
-    /// From the opening quote; escapes decoded, unescaped control characters and invalid UTF-8 refused.
+    /// From the opening quote; escapes decoded, unescaped control characters and invalid UTF-8
+    /// refused. A string without escapes is made from the text at once.
     private mutating func string() -> String? {
         index += 1
-        var text: [UInt8] = []
+        let start = index
+        while let byte = next {
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]), as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                return escapedString(from: start)
+            case 0..<0x20:
+                return nil
+            default:
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// The rest of a string that has an escape at `index`, its start at `start`.
+    private mutating func escapedString(from start: Int) -> String? {
+        var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while let byte = next {
             index += 1
             switch byte {
@@ -251,9 +294,24 @@ private struct Reader {
             if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { index += 1 }
             guard digits() else { return nil }
         }
+        if let whole = Self.wholeNumber(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return .number(whole) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let number = Double(text), number.isFinite else { return nil }
         return .number(number)
+    }
+
+    /// `-?[0-9]{1,15}` without making a string: exact as a Double, as `Double(text)` reads it
+    /// (`-0` included). Nil for anything else.
+    private static func wholeNumber(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let negative = text.first == UInt8(ascii: "-")
+        let digits = UnsafeBufferPointer(rebasing: text[(negative ? 1 : 0)...])
+        guard (1...15).contains(digits.count) else { return nil }
+        var value: Int64 = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int64(digit - UInt8(ascii: "0"))
+        }
+        return negative ? -Double(value) : Double(value)
     }
 
     /// One digit or more.
