@@ -39,17 +39,27 @@ public struct BridgeMetrics: Sendable {
     }
 }
 
-/// Requests, latency, logins and availability of one upstream device.
+/// Requests, latency, logins and availability of one upstream device. Its handles are made once,
+/// with the upstream: every request records through them.
 public struct UpstreamMetrics: Sendable {
-    let handles: MetricHandles
-    let dimensions: [(String, String)]
-    var factory: any MetricsFactory { handles.factory }
+    private let duration: Timer
+    private let successes: Counter
+    private let failures: Counter
+    private let logins: Counter
+    private let availability: Gauge
+
+    init(handles: MetricHandles, dimensions: [(String, String)]) {
+        duration = handles.timer("home2mqtt_upstream_request_duration_seconds", dimensions)
+        successes = handles.counter("home2mqtt_upstream_requests_total", dimensions + [("outcome", "success")])
+        failures = handles.counter("home2mqtt_upstream_requests_total", dimensions + [("outcome", "failure")])
+        logins = handles.counter("home2mqtt_upstream_logins_total", dimensions)
+        availability = handles.gauge("home2mqtt_upstream_available", dimensions)
+    }
 
     /// One API operation (a login it needed included) and whether it failed.
     public func recordRequest(duration: Duration, failed: Bool) {
-        handles.timer("home2mqtt_upstream_request_duration_seconds", dimensions)
-            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
-        handles.counter("home2mqtt_upstream_requests_total", dimensions + [("outcome", failed ? "failure" : "success")]).increment()
+        self.duration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        (failed ? failures : successes).increment()
     }
 
     /// Runs one API operation (a login it needed included), recording its duration and outcome.
@@ -67,10 +77,10 @@ public struct UpstreamMetrics: Sendable {
     }
 
     public func recordLogins(_ count: Int) {
-        handles.counter("home2mqtt_upstream_logins_total", dimensions).increment(by: count)
+        logins.increment(by: count)
     }
 
     public func recordAvailability(_ available: Bool) {
-        Gauge(label: "home2mqtt_upstream_available", dimensions: dimensions, factory: factory).record(available ? 1 : 0)
+        availability.record(available ? 1 : 0)
     }
 }

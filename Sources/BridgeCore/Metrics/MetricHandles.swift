@@ -1,7 +1,7 @@
 import CoreMetrics
 import Synchronization
 
-/// Counters and timers by name and labels, each made once. `Counter(label:dimensions:factory:)`
+/// Counters, timers and gauges by name and labels, each made once. `Counter(label:dimensions:factory:)`
 /// asks the factory every time, and Prometheus's registry then takes its lock, checks the name
 /// and hashes it with its labels: for every command and every upstream request (issue 10's
 /// profile: 2 % of the bridge's CPU). The labels are bounded (integrations, their command topics,
@@ -26,6 +26,10 @@ final class MetricHandles: Sendable {
 
     func timer(_ label: String, _ dimensions: [(String, String)]) -> Timer {
         handle(label, dimensions) { Timer(label: label, dimensions: dimensions, factory: factory) }
+    }
+
+    func gauge(_ label: String, _ dimensions: [(String, String)]) -> Gauge {
+        handle(label, dimensions) { Gauge(label: label, dimensions: dimensions, factory: factory) }
     }
 
     private func handle<Handle: Sendable>(_ label: String, _ dimensions: [(String, String)], make: () -> Handle) -> Handle {
