@@ -94,7 +94,7 @@ let package = Package(
 
         // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
         .target(name: "PiHoleAPI", dependencies: [
-            "UpstreamHTTP", "PlainText",
+            "UpstreamHTTP", "PlainText", "JSONDocument",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 import Logging
 import NIOHTTP1
 
@@ -45,17 +46,13 @@ public actor PiHoleClient {
 
     /// `GET /api/dns/blocking`.
     public func blockingStatus() async throws -> PiHoleBlockingStatus {
-        let response = try await authenticated(.GET, "/api/dns/blocking")
-        let body = try decodeSuccess(PiHoleWire.BlockingResponse.self, response, what: "blocking status")
-        return PiHoleBlockingStatus(blocking: body.blocking, timer: body.timer)
+        try decodeBlockingStatus(try await authenticated(.GET, "/api/dns/blocking"))
     }
 
     /// `POST /api/dns/blocking`. `timer` in seconds reverts the change after that long; `nil` is permanent.
     public func setBlocking(_ enabled: Bool, timer: Int?) async throws -> PiHoleBlockingStatus {
-        let payload = try JSONEncoder().encode(PiHoleWire.BlockingRequest(blocking: enabled, timer: timer))
-        let response = try await authenticated(.POST, "/api/dns/blocking", body: payload)
-        let body = try decodeSuccess(PiHoleWire.BlockingResponse.self, response, what: "blocking status")
-        return PiHoleBlockingStatus(blocking: body.blocking, timer: body.timer)
+        let payload = Data(PiHoleWire.blockingRequest(enabled, timer: timer).encoded())
+        return try decodeBlockingStatus(try await authenticated(.POST, "/api/dns/blocking", body: payload))
     }
 
     /// `GET /api/info/host` → `host.uname.nodename`.
@@ -226,6 +223,14 @@ public actor PiHoleClient {
         } catch {
             throw PiHoleErrorMapping.undecodable(what, status: response.status)
         }
+    }
+
+    private func decodeBlockingStatus(_ response: RawResponse) throws -> PiHoleBlockingStatus {
+        guard (200..<300).contains(response.status) else { throw mapFailure(response) }
+        guard let status = JSONValue.parse(response.body).flatMap(PiHoleWire.blockingStatus) else {
+            throw PiHoleErrorMapping.undecodable("blocking status", status: response.status)
+        }
+        return status
     }
 
     func mapFailure(_ response: RawResponse) -> PiHoleError {

@@ -1,3 +1,4 @@
+import JSONDocument
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -42,39 +43,25 @@ enum PiHoleWire {
         let session: SessionBody?
     }
 
-    struct BlockingRequest: Encodable {
-        let blocking: Bool
-        let timer: Int?
-
-        enum CodingKeys: String, CodingKey { case blocking, timer }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(blocking, forKey: .blocking)
-            // FTL treats an explicit null like a missing timer (permanent).
-            if let timer { try c.encode(timer, forKey: .timer) } else { try c.encodeNil(forKey: .timer) }
-        }
+    /// `{"blocking":false,"timer":30}`. Read and written by hand, not through Codable: it is the
+    /// one exchange of every pause and every poll (issue 10's profile).
+    static func blockingRequest(_ enabled: Bool, timer: Int?) -> JSONValue {
+        // FTL treats an explicit null like a missing timer (permanent).
+        ["blocking": .bool(enabled), "timer": timer.map { .number(Double($0)) } ?? .null]
     }
 
-    struct BlockingResponse: Decodable {
+    /// `blocking` is a string on a real FTL (`enabled`, `disabled`, …; any other is `.unknown`),
+    /// a boolean in some docs and older builds; `timer` a number, or anything else for none.
+    /// Nil when `body` is no object with such a `blocking`.
+    static func blockingStatus(_ body: JSONValue) -> PiHoleBlockingStatus? {
         let blocking: PiHoleBlocking
-        let timer: Double?
-
-        enum CodingKeys: String, CodingKey { case blocking, timer }
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            // Real FTL: a string; some docs/older builds: a boolean.
-            if let text = try? c.decode(String.self, forKey: .blocking) {
-                blocking = PiHoleBlocking(rawValue: text.lowercased()) ?? .unknown
-            } else if let flag = try? c.decode(Bool.self, forKey: .blocking) {
-                blocking = flag ? .enabled : .disabled
-            } else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .blocking, in: c, debugDescription: "missing or invalid 'blocking'")
-            }
-            timer = try? c.decodeIfPresent(Double.self, forKey: .timer)
+        switch body["blocking"] {
+        case .string(let text)?: blocking = PiHoleBlocking(rawValue: text.lowercased()) ?? .unknown
+        case .bool(let flag)?: blocking = flag ? .enabled : .disabled
+        default: return nil
         }
+        let timer: Double? = if case .number(let seconds)? = body["timer"] { seconds } else { nil }
+        return PiHoleBlockingStatus(blocking: blocking, timer: timer)
     }
 
     struct HostResponse: Decodable {
