@@ -202,10 +202,11 @@ let package = Package(
         .executableTarget(name: "home2mqtt-bench", dependencies: [
             "BenchmarkReport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "JSONDocument",
             "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport", "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
-            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "SimulatorSupport",
+            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "SimulatorSupport", "UpstreamHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ], path: "Sources/Benchmark"),
         .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkReport"]),
         .testTarget(name: "SimulatorSupportTests", dependencies: [

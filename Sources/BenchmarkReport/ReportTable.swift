@@ -11,7 +11,7 @@ public enum ReportTable {
             if let state = command.state { lines.append(latencyRow("  → new state arrived", state)) }
         }
         lines.append(latencyRow("floor: broker round trip", results.floor.brokerRoundTrip))
-        lines.append(latencyRow("floor: HTTP GET, kept alive", results.floor.httpRequest))
+        lines.append(latencyRow("floor: HTTP POST, kept alive", results.floor.httpRequest))
         if let floor = results.floor.p50 {
             lines.append("floor p50 (2 × broker + HTTP): \(format(floor)) ms")
         }
