@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// One request as a simulator received it, for tests to read back: what was called, and what was not.
-public struct RecordedRequest: Sendable, Equatable {
+public struct RecordedRequest: Sendable {
     public let method: String
     /// Path without the query, percent-encoding kept as sent.
     public let path: String
