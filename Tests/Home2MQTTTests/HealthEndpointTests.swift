@@ -75,10 +75,12 @@ import Testing
         #expect(disabled.status == 1)
         #expect(disabled.stderr.contains("bridge.health.enabled is false"))
 
-        let nobody = try BridgeProcess.writeConfig("bridge:\n  health:\n    enabled: true\n    port: \(try LoopbackPort.free())\n")
-        let refused = try await BridgeProcess(["healthcheck", "--config", nobody, "--timeout", "2"]).finish()
-        #expect(refused.status == 1)
-        #expect(refused.stdout.contains("unhealthy"))
+        try await LoopbackPort.withRefusing { port in
+            let nobody = try BridgeProcess.writeConfig("bridge:\n  health:\n    enabled: true\n    port: \(port)\n")
+            let refused = try await BridgeProcess(["healthcheck", "--config", nobody, "--timeout", "2"]).finish()
+            #expect(refused.status == 1)
+            #expect(refused.stdout.contains("unhealthy"))
+        }
     }
 
     private static func get(_ url: String) async throws -> (status: Int, body: String) {

@@ -40,15 +40,16 @@ import Testing
 
     /// A bridge started before its broker (it waits, retrying) still stops at SIGTERM.
     @Test func sigtermWhileWaitingForTheBrokerExitsZero() async throws {
-        let nobody = try LoopbackPort.free()
-        let bridge = try BridgeProcess(["run"], environment: ["HOME2MQTT_MQTT__PORT": String(nobody), "HOME2MQTT_BRIDGE__LOG_LEVEL": "debug"])
-        defer { bridge.child.terminate(signal: SIGKILL) }
-        try await waitUntil("a connect attempt failed", timeout: .seconds(20)) { bridge.output.contains("MQTT connect attempt failed") }
-        let signalled = ContinuousClock.now
-        bridge.signal(SIGTERM)
-        let result = try await bridge.finish(timeout: .seconds(20))
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(ContinuousClock.now - signalled < .seconds(5))
+        try await LoopbackPort.withRefusing { nobody in
+            let bridge = try BridgeProcess(["run"], environment: ["HOME2MQTT_MQTT__PORT": String(nobody), "HOME2MQTT_BRIDGE__LOG_LEVEL": "debug"])
+            defer { bridge.child.terminate(signal: SIGKILL) }
+            try await waitUntil("a connect attempt failed", timeout: .seconds(20)) { bridge.output.contains("MQTT connect attempt failed") }
+            let signalled = ContinuousClock.now
+            bridge.signal(SIGTERM)
+            let result = try await bridge.finish(timeout: .seconds(20))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(ContinuousClock.now - signalled < .seconds(5))
+        }
     }
 
     @Test func theLastWillSaysOfflineWhenTheProcessIsKilled() async throws {

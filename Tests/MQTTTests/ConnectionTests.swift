@@ -147,13 +147,14 @@ struct ConnectionTests {
 
     @Test("connect() to a port with no broker times out with the last error")
     func timeout() async throws {
-        let port = try await withTestBroker { broker in broker.port }  // now free again
-        var configuration = MQTTConfiguration(clientID: uniqueID("nobody"), port: port)
-        configuration.reconnect = fastReconnect
-        let client = try MQTTClient(configuration: configuration, logger: testLogger("nobody"))
-        let error = await #expect(throws: MQTTError.self) { try await client.connect(timeout: .milliseconds(500)) }
-        #expect(error?.code == .timeout)
-        #expect(error?.message.contains("refused") == true, "\(String(describing: error))")
+        try await LoopbackPort.withRefusing { port in
+            var configuration = MQTTConfiguration(clientID: uniqueID("nobody"), port: port)
+            configuration.reconnect = fastReconnect
+            let client = try MQTTClient(configuration: configuration, logger: testLogger("nobody"))
+            let error = await #expect(throws: MQTTError.self) { try await client.connect(timeout: .milliseconds(500)) }
+            #expect(error?.code == .timeout)
+            #expect(error?.message.contains("refused") == true, "\(String(describing: error))")
+        }
     }
 
     @Test("QoS 0 publish while offline throws notConnected; invalid configurations are rejected")
