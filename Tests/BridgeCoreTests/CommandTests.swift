@@ -26,6 +26,16 @@ import Testing
         #expect(try parse("")?.get().path == ["pause"])
     }
 
+    /// Levels as MQTT has them: split at every `/` byte, empty ones kept, any UTF-8 in them.
+    @Test func theTopicsLevelsBelowTheRootAreThePath() throws {
+        let path = { (topic: String) in
+            try CommandRequest.parse(MQTTMessage(topic: topic, payload: [], qos: .atLeastOnce, retain: false), below: "hôme/pihole")?.get().path
+        }
+        #expect(try path("hôme/pihole/group/Kinderzimmer ü/set") == ["group", "Kinderzimmer ü", "set"])
+        #expect(try path("hôme/pihole//x/") == ["", "x", ""])
+        #expect(try path("hôme/pihole/group/\u{301}a/set") == ["group", "\u{301}a", "set"])
+    }
+
     @Test func badPayloadsAreRefused() {
         #expect(throws: CommandError.self) { try parse("{\"seconds\": ")?.get() }
         let invalidUTF8 = CommandRequest.parse(message([0xFF, 0xFE, 0x41]), below: "home/pihole")

@@ -34,7 +34,10 @@ public struct CommandRequest: Sendable {
         guard let text = String(validating: message.payload, as: UTF8.self) else {
             return .failure(CommandError("payload is not valid UTF-8"))
         }
-        let path = message.topic.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Topic levels are split at the byte `/`, as MQTT splits them: by `Character`, a `/`
+        // followed by a combining mark would not split, and every level would cost a grapheme walk.
+        let path = message.topic.utf8.dropFirst(root.utf8.count + 1)
+            .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
         let trimmed = text.trimmed()
         if trimmed.isEmpty {
             return .success(CommandRequest(path: path, payload: .empty))
