@@ -31,15 +31,15 @@ public struct StatePublication: Sendable {
 
 extension IntegrationContext {
     /// The one task that publishes an integration's state: polls, commands and restores ask it
-    /// through `request`, so that state goes out in order, whoever changed it. Each time it
-    /// publishes what changed of what `gather()` returns and sets the runtime entities. Runs
-    /// until cancelled.
-    public func publishWhenAsked(_ request: Wakeup, _ gather: () async -> StatePublication) async {
+    /// through `requests`, so that state goes out in order, whoever changed it. Each time it
+    /// publishes what changed of what `gather` returns for the parts asked for (`nil`: the whole
+    /// state) and sets the runtime entities. Runs until cancelled.
+    public func publishWhenAsked<Part>(_ requests: PublishRequests<Part>, _ gather: (Set<Part>?) async -> StatePublication) async {
         var published = ChangedState()
         while !Task.isCancelled {
-            await request.wait(atMost: .seconds(3600))
+            await requests.wakeup.wait(atMost: .seconds(3600))
             guard !Task.isCancelled else { return }
-            let publication = await gather()
+            let publication = await gather(requests.take())
             for (topic, message) in published.changes(publication) {
                 await publish(topic, message)
             }

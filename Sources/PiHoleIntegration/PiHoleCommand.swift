@@ -21,6 +21,15 @@ enum PiHoleCommand: Equatable, Sendable {
 
     static let maximumPause = 86_400
 
+    /// Whether all it can change of the published state is the blocking and the availability of
+    /// its Pi-holes (and so the aggregate's): the publish after it covers those alone.
+    var changesOnlyBlocking: Bool {
+        switch self {
+        case .pause, .resume, .setBlocking, .refresh, .domain: true
+        case .group, .recentlyBlocked, .action: false
+        }
+    }
+
     /// - Parameters:
     ///   - instanceIDs: the configured ids, to tell `main/pause` from an unknown command.
     ///   - defaultPause: seconds for an empty `pause`.

@@ -29,7 +29,7 @@ extension PiHoleIntegration {
         let command = try parse(request)
         defer {
             replanPoll.signal()
-            publishRequest.signal()
+            publishRequests.request(command.changesOnlyBlocking ? .parts(targets(of: command).map(\.id)) : .wholeState)
         }
         let target = command.target
         switch command {

@@ -21,7 +21,7 @@ extension PiHoleIntegration {
             await withDiscardingTaskGroup { group in
                 for instance in instances { group.addTask { await instance.refreshDetails(self.configuration.detailSchedule, forcing: [.groups]) } }
             }
-            publishRequest.signal()
+            publishRequests.request()
             await updateGroupRegistry()
             found = groupHolders(keyOrName)
         }
@@ -66,7 +66,7 @@ extension PiHoleIntegration {
         }
         defer {
             refreshDetailsSoon([.groups])
-            publishRequest.signal()
+            publishRequests.request()
         }
         do {
             _ = try await instance.setGroup(name, enabled: enabled)

@@ -25,8 +25,8 @@ final class PiHoleIntegration: Integration {
     let detailsNow = Wakeup()
     let forcedDetails = Mutex(Set<PiHoleDetailRead>())
     /// Asks the one publishing task to publish what changed: polls, commands and restores all end
-    /// there, so that state goes out in order.
-    let publishRequest = Wakeup()
+    /// there, so that state goes out in order. A command on the blocking asks for its Pi-holes.
+    let publishRequests = PublishRequests<String>()
 
     /// Re-reads this long after a pause's end, so `enabled` shows up about when the Pi-hole
     /// resumes (it flips a little after the timer) rather than a whole poll later.
@@ -96,7 +96,7 @@ final class PiHoleIntegration: Integration {
         await withDiscardingTaskGroup { group in
             for instance in instances { group.addTask { await instance.refresh() } }
         }
-        publishRequest.signal()
+        publishRequests.request()
     }
 
     private func pollDetails() async {
@@ -109,7 +109,7 @@ final class PiHoleIntegration: Integration {
             await withDiscardingTaskGroup { group in
                 for instance in instances { group.addTask { await instance.refreshDetails(schedule, forcing: forced) } }
             }
-            publishRequest.signal()
+            publishRequests.request()
             var wait = schedule.stats
             for instance in instances { wait = min(wait, await instance.nextDetailsDue(schedule)) }
             // A Pi-hole that is away is not read, so its reads stay due: look again a poll later.
@@ -125,9 +125,12 @@ final class PiHoleIntegration: Integration {
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
         let discovery = PiHoleDiscovery(topics: context.topics, configuration: configuration)
-        await context.publishWhenAsked(publishRequest) {
+        await context.publishWhenAsked(publishRequests) { ids in
             var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
             for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
+            if let ids {
+                return .part(PiHolePublication.blockingMessages(of: ids, in: snapshots), upstreamAnswered: snapshots.contains { $0.snapshot.available })
+            }
             let registry = groups.withLock { registry in
                 registry.update(snapshots.map { ($0.id, $0.snapshot.details.groups) }) { key in
                     // A restore carried out is taken off the list just after this publish: hide it already.

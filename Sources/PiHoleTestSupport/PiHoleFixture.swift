@@ -19,10 +19,10 @@ public struct PiHoleFixture: Sendable {
     /// The `pihole:` section for `simulators`; `instanceSettings` are added to each instance
     /// (its TLS trust, say).
     public static func yaml(
-        _ simulators: [String: PiHoleSimulator], password: String = "correct horse", extra: String = "",
+        _ simulators: [String: PiHoleSimulator], password: String = "correct horse", pollInterval: Int = 1, extra: String = "",
         instanceSettings: [String: String] = [:]
     ) -> String {
-        var text = "pihole:\n  poll_interval: 1\n\(extra)  instances:\n"
+        var text = "pihole:\n  poll_interval: \(pollInterval)\n\(extra)  instances:\n"
         for (id, simulator) in simulators.sorted(by: { $0.key < $1.key }) {
             text += "    - id: \(id)\n      url: \(simulator.baseURL)\n      password: \(password)\n"
             text += instanceSettings.sorted { $0.key < $1.key }.map { "      \($0.key): \"\($0.value)\"\n" }.joined()
@@ -33,7 +33,7 @@ public struct PiHoleFixture: Sendable {
     /// Starts the simulators (ids → simulator), a broker unless given, and the bridge; stops all after `body`.
     public static func run(
         ids: [String] = ["main"], broker: TestBroker? = nil, brokerYAML: String = "", password: String = "correct horse",
-        extraPiHoleYAML: String = "", observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
+        pollInterval: Int = 1, extraPiHoleYAML: String = "", observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
         _ body: (PiHoleFixture, Observer) async throws -> Void
     ) async throws {
         var simulators: [String: PiHoleSimulator] = [:]
@@ -48,7 +48,7 @@ public struct PiHoleFixture: Sendable {
         let fixture = PiHoleFixture(broker: broker, simulators: simulators)
         do {
             try await fixture.runBridge(
-                yaml: brokerYAML + yaml(simulators, password: password, extra: extraPiHoleYAML),
+                yaml: brokerYAML + yaml(simulators, password: password, pollInterval: pollInterval, extra: extraPiHoleYAML),
                 observer: configureObserver, body)
         } catch {
             for simulator in simulators.values { await simulator.stop() }

@@ -56,14 +56,14 @@ extension UniFiIntegration {
             } _: {
                 try await controller.setEnabled(rule.kind, id: rule.id, command.enabled)
             }
-            requestPublish(.rule(PublishScope.Rule(controller: controllerID, key: key, id: rule.id)))
+            publishRequests.request(.parts([ChangedRule(controller: controllerID, key: key, id: rule.id)]))
             return ManagedRule(
                 controller: controllerID, key: key, rule: updated, readAt: Date(), restore: context.timers.pending(key: timerKey)
             ).payload
         } catch let error as CommandError {
             throw error
         } catch {
-            requestPublish()
+            publishRequests.request()
             throw CommandError("\(controllerID): \(error)")
         }
     }
@@ -102,12 +102,12 @@ extension UniFiIntegration {
             }
             _ = try await controller.setEnabled(kind, id: id, enabled)
             logger.info("timed command ended: rule restored", metadata: metadata)
-            requestPublish()
+            publishRequests.request()
             return true
         } catch let error as UniFiError where [.notFound, .readOnly].contains(error.code) {
             metadata["error"] = "\(error)"
             logger.warning("the rule of a timed command can no longer be restored; dropped", metadata: metadata)
-            requestPublish()
+            publishRequests.request()
             return true
         } catch {
             metadata["error"] = "\(error)"

@@ -21,10 +21,8 @@ final class UniFiIntegration: Integration {
     let controllers: [UniFiController]
     let registry = Mutex(RuleRegistry())
     /// Asks the one publishing task to publish what changed: polls, commands and restores all
-    /// end here (`requestPublish`), so that state goes out in order.
-    private let publishRequest = Wakeup()
-    /// What the next publish covers. Before the first, nothing has gone out: the whole state.
-    private let publishScope = Mutex(PublishScope.wholeState)
+    /// end here, so that state goes out in order. A command that set a rule asks for that rule.
+    let publishRequests = PublishRequests<ChangedRule>()
     /// The rule entities, built and set only when the rules they are made of change.
     private let runtimeEntities = RuntimeEntityBuilder<[UniFiDiscovery.RuleThing]>()
     private let pollNow = Wakeup()
@@ -73,28 +71,15 @@ final class UniFiIntegration: Integration {
         await withDiscardingTaskGroup { group in
             for controller in controllers { group.addTask { await controller.refresh() } }
         }
-        requestPublish()
-    }
-
-    /// Asks the publishing task for the whole state, or (after a command that set a rule) for that
-    /// rule alone.
-    func requestPublish(_ scope: PublishScope = .wholeState) {
-        publishScope.withLock { $0 = $0.adding(scope) }
-        publishRequest.signal()
+        publishRequests.request()
     }
 
     private func publishWhenAsked(_ context: IntegrationContext) async {
         let discovery = UniFiDiscovery(topics: context.topics)
-        await context.publishWhenAsked(publishRequest) {
-            // Taken before the state is read: whatever changes after it asks again. Nothing asked
-            // (the hourly wake-up) is the whole state too.
-            let rules = publishScope.withLock { scope in
-                defer { scope = .nothing }
-                return scope.rules
-            }
+        await context.publishWhenAsked(publishRequests) { rules in
             let statuses = await statuses()
             let available = statuses.contains(where: \.status.available)
-            if let rules, !rules.isEmpty {
+            if let rules {
                 return .part(controllerMessages(statuses) + ruleMessages(rules, statuses, context: context), upstreamAnswered: available)
             }
             let managed = updateRegistry(statuses, context: context)
@@ -164,7 +149,7 @@ final class UniFiIntegration: Integration {
     /// The rules commands set, as their consoles last answered (a rule a poll has found gone
     /// since is left to the whole state that poll asked for).
     private func ruleMessages(
-        _ rules: Set<PublishScope.Rule>, _ statuses: [(id: String, status: UniFiController.ControllerStatus)], context: IntegrationContext
+        _ rules: Set<ChangedRule>, _ statuses: [(id: String, status: UniFiController.ControllerStatus)], context: IntegrationContext
     ) -> [(topic: String, message: StateMessage)] {
         let restores = pendingRestores(context)
         return rules.sorted { $0.key < $1.key }.compactMap { set in

@@ -82,6 +82,23 @@ import Testing
         }
     }
 
+    /// A pause publishes the state it changed (its Pi-hole's and the aggregate's) itself: with an
+    /// hour between polls, nothing else would.
+    @Test func aPauseIsPublishedWithoutAPoll() async throws {
+        try await PiHoleFixture.run(ids: ["main", "backup"], pollInterval: 3600) { fixture, observer in
+            _ = try await observer.latest("home/pihole") { $0["instances"]?["backup"] == "enabled" && $0["instances"]?["main"] == "enabled" }
+            let reads = { ["main", "backup"].map { fixture.calls($0, "/api/dns/blocking").filter { $0.method == "GET" }.count }.reduce(0, +) }
+            let readsBefore = reads()
+            #expect(try await observer.command("home/pihole/main/pause", "600")["status"] == "ok")
+            let main = try await observer.latest("home/pihole/main") { $0["blocking"] == "disabled" }
+            #expect(main["timer"]?.numberValue.map { $0 > 590 && $0 <= 600 } == true, "\(main)")
+            let aggregate = try await observer.latest("home/pihole") { $0["blocking"] == "mixed" }
+            #expect(aggregate["instances"]?["backup"] == "enabled")
+            #expect(try await observer.latest("home/pihole/backup")["blocking"] == "enabled")
+            #expect(reads() == readsBefore)
+        }
+    }
+
     /// A command's answer carries the state it changed: the bridge does not read every Pi-hole
     /// again after each one (a burst of commands to one of 20 Pi-holes made 21 requests each).
     @Test func commandsMakeNoReadsOfTheirOwn() async throws {
