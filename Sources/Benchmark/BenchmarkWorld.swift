@@ -22,6 +22,8 @@ struct BenchmarkWorld: Sendable {
     let unifi: UniFiSimulator
     let reef: BellasReefSimulator
     let client: MeasuringClient
+    /// The mosquitto the world's bridge talks to, for its CPU time.
+    let broker: TestBroker
 
     /// How many upstream objects of each kind, each a lane of its own in the bridge.
     struct Layout: Sendable {
@@ -89,7 +91,7 @@ struct BenchmarkWorld: Sendable {
                     return try await MeasuringClient.connected(to: broker) { client in
                         try await client.subscribe(MeasuringClient.replies + "/#")
                         try await client.subscribe(echoTopic + "/#")
-                        return try await body(BenchmarkWorld(layout: layout, piHoles: piHoles, unifi: unifi, reef: reef, client: client))
+                        return try await body(BenchmarkWorld(layout: layout, piHoles: piHoles, unifi: unifi, reef: reef, client: client, broker: broker))
                     }
                 }
             }

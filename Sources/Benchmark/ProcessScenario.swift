@@ -58,7 +58,7 @@ enum ProcessScenario {
                     }
                     guard let bridge else { throw TestSupportError("the bridge process did not start") }
                     defer { bridge.child.terminate() }
-                    let world = BenchmarkWorld(layout: layout, piHoles: piHoles, unifi: unifi, reef: reef, client: client)
+                    let world = BenchmarkWorld(layout: layout, piHoles: piHoles, unifi: unifi, reef: reef, client: client, broker: broker)
                     let result = try await body(bridge, world, arrivals, start)
                     bridge.signal(SIGTERM)
                     _ = try await bridge.finish()
@@ -83,7 +83,9 @@ enum ProcessScenario {
         var samples = resident(pid: pid, after: 0).map { [$0] } ?? []
         var sent = 0, lost = 0
         let batch = max(1, plan.commands / plan.batches)
+        let brokerPID = world.broker.pid, harnessPID = getpid()
         let cpuBefore = Footprint.cpuSeconds(pid: pid)
+        let brokerCPUBefore = brokerPID.flatMap(Footprint.cpuSeconds), harnessCPUBefore = Footprint.cpuSeconds(pid: harnessPID)
         while sent < plan.commands {
             let level = await ThroughputScenario.measure(
                 BenchmarkResults.Throughput.allKinds, count: min(batch, plan.commands - sent), inFlight: 8, over: world.layout.targets,
@@ -93,10 +95,16 @@ enum ProcessScenario {
             if let sample = resident(pid: pid, after: sent) { samples.append(sample) }
         }
         let cpuAfter = Footprint.cpuSeconds(pid: pid)
+        let brokerCPUAfter = brokerPID.flatMap(Footprint.cpuSeconds), harnessCPUAfter = Footprint.cpuSeconds(pid: harnessPID)
         return ProcessFootprint(
             binary: plan.binary, startToOnlineMs: online, startToFirstStateMs: firstStates, resident: samples,
-            commandsLost: lost, commandsCPUSeconds: cpuBefore.flatMap { before in cpuAfter.map { $0 - before } },
+            commandsLost: lost, commandsCPUSeconds: difference(cpuBefore, cpuAfter),
+            brokerCPUSeconds: difference(brokerCPUBefore, brokerCPUAfter), harnessCPUSeconds: difference(harnessCPUBefore, harnessCPUAfter),
             idle: try await idlePolling(for: plan.idle, pid: pid, world: world))
+    }
+
+    private static func difference(_ before: Double?, _ after: Double?) -> Double? {
+        before.flatMap { before in after.map { $0 - before } }
     }
 
     /// The child's `VmRSS` and `RssAnon` once it has answered `commands`.

@@ -31,11 +31,17 @@ public struct ProcessFootprint: Sendable, Equatable {
     /// The process's CPU time (user + system) while it answered the batches of commands, polls
     /// included: what one command costs the bridge alone, without the broker and simulators.
     public let commandsCPUSeconds: Double?
+    /// The CPU time the broker and the benchmark's own process (its MQTT client and the
+    /// simulators) spent over the same batches: with the bridge's, what a command costs the
+    /// machine, and so how many two cores can answer a second at most.
+    public let brokerCPUSeconds: Double?
+    public let harnessCPUSeconds: Double?
     public let idle: IdlePolling?
 
     public init(
         binary: String, startToOnlineMs: Double?, startToFirstStateMs: [String: Double], resident: [Resident],
-        commandsLost: Int, commandsCPUSeconds: Double? = nil, idle: IdlePolling?
+        commandsLost: Int, commandsCPUSeconds: Double? = nil, brokerCPUSeconds: Double? = nil, harnessCPUSeconds: Double? = nil,
+        idle: IdlePolling?
     ) {
         self.binary = binary
         self.startToOnlineMs = startToOnlineMs
@@ -43,14 +49,28 @@ public struct ProcessFootprint: Sendable, Equatable {
         self.resident = resident
         self.commandsLost = commandsLost
         self.commandsCPUSeconds = commandsCPUSeconds
+        self.brokerCPUSeconds = brokerCPUSeconds
+        self.harnessCPUSeconds = harnessCPUSeconds
         self.idle = idle
     }
 
     /// CPU microseconds per command sent: two cores divided by this bound what the bridge
     /// alone could answer a second, with an infinitely fast broker and upstreams.
-    public var cpuMicrosecondsPerCommand: Double? {
-        guard let commandsCPUSeconds, let sent = resident.last?.commands, sent > 0 else { return nil }
-        return commandsCPUSeconds * 1e6 / Double(sent)
+    public var cpuMicrosecondsPerCommand: Double? { perCommand(commandsCPUSeconds) }
+    public var brokerCPUMicrosecondsPerCommand: Double? { perCommand(brokerCPUSeconds) }
+    public var harnessCPUMicrosecondsPerCommand: Double? { perCommand(harnessCPUSeconds) }
+
+    /// The bridge's, the broker's and the harness's together: two cores divided by this bound
+    /// what the run could answer a second, whatever any one of them does.
+    public var allCPUMicrosecondsPerCommand: Double? {
+        guard let bridge = cpuMicrosecondsPerCommand, let broker = brokerCPUMicrosecondsPerCommand,
+              let harness = harnessCPUMicrosecondsPerCommand else { return nil }
+        return bridge + broker + harness
+    }
+
+    private func perCommand(_ seconds: Double?) -> Double? {
+        guard let seconds, let sent = resident.last?.commands, sent > 0 else { return nil }
+        return seconds * 1e6 / Double(sent)
     }
 
     /// The slowest integration's first state: when the bridge has told everything it knows.

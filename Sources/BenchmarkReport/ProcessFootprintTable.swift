@@ -16,6 +16,12 @@ enum ProcessFootprintTable {
             lines.append("CPU time per command (the bridge's own, polls included): \(ReportTable.format(perCommand, digits: 0)) µs;"
                 + " at most \(ReportTable.format(2e6 / perCommand, digits: 0)) commands/s on two cores")
         }
+        if let broker = process.brokerCPUMicrosecondsPerCommand, let harness = process.harnessCPUMicrosecondsPerCommand,
+           let all = process.allCPUMicrosecondsPerCommand {
+            lines.append("beside it, per command: the broker \(ReportTable.format(broker, digits: 0)) µs, the harness and its simulators "
+                + "\(ReportTable.format(harness, digits: 0)) µs; all three \(ReportTable.format(all, digits: 0)) µs:"
+                + " at most \(ReportTable.format(2e6 / all, digits: 0)) commands/s on two cores")
+        }
         if let growth = process.residentGrowthAfterFirstBatchKiB {
             lines.append("growth after the first batch: \(ReportTable.format(Double(growth) / 1024, digits: 1)) MiB")
         }

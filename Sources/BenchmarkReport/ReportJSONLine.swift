@@ -70,6 +70,8 @@ public enum ReportJSONLine {
             "resident_kib": resident(process.resident),
             "commands_lost": .number(Double(process.commandsLost)),
             "cpu_us_per_command": number(process.cpuMicrosecondsPerCommand),
+            "cpu_us_per_command_broker": number(process.brokerCPUMicrosecondsPerCommand),
+            "cpu_us_per_command_harness": number(process.harnessCPUMicrosecondsPerCommand),
             "idle": idle,
         ]
     }

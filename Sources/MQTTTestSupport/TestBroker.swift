@@ -55,6 +55,9 @@ public final class TestBroker: Sendable {
         }
     }
 
+    /// The running mosquitto's process id (benchmarks read its CPU time), `nil` once stopped.
+    public var pid: pid_t? { process.withLock { $0?.pid } }
+
     /// Stops the broker with SIGTERM and waits for it to exit. Idempotent.
     public func stop() {
         let running = process.withLock { process in

@@ -11,7 +11,7 @@ import Testing
         ProcessFootprint(
             binary: "home2mqtt", startToOnlineMs: 42, startToFirstStateMs: ["pihole": 60, "unifi": 80],
             resident: kib.enumerated().map { .init(commands: $0.offset * 1_000, kib: $0.element, anonymousKiB: $0.element / 4) }, commandsLost: 0,
-            commandsCPUSeconds: 0.5, idle: idle)
+            commandsCPUSeconds: 0.5, brokerCPUSeconds: 0.25, harnessCPUSeconds: 0.75, idle: idle)
     }
 
     @Test func requestsAreScaledToTheDefaultIntervalAndAnHour() {
@@ -43,6 +43,17 @@ import Testing
         let results = BenchmarkResultsTests.results(pause: 1, broker: 0.25, http: 0.5, process: Self.footprint(resident: [9_000, 9_500, 9_600]))
         #expect(ReportTable.render(results).contains("250 µs; at most 8000 commands/s on two cores"))
         #expect(ReportJSONLine.render(results, commit: nil).contains(#""cpu_us_per_command":250"#))
+    }
+
+    /// What the broker and the harness spend beside the bridge bounds the run's answers a second.
+    @Test func theBrokersAndTheHarnesssCPUTimeAreSharedOutToo() throws {
+        let footprint = Self.footprint(resident: [9_000, 9_500, 9_600])
+        #expect(footprint.allCPUMicrosecondsPerCommand == 750)
+        let results = BenchmarkResultsTests.results(pause: 1, broker: 0.25, http: 0.5, process: footprint)
+        #expect(ReportTable.render(results).contains(
+            "beside it, per command: the broker 125 µs, the harness and its simulators 375 µs; all three 750 µs: at most 2667 commands/s on two cores"))
+        let json = ReportJSONLine.render(results, commit: nil)
+        #expect(json.contains(#""cpu_us_per_command_broker":125"#) && json.contains(#""cpu_us_per_command_harness":375"#))
     }
 
     @Test func theScaleRunHasItsLinesAndItsJSON() {
