@@ -197,16 +197,21 @@ private struct Reader {
     private mutating func string() -> String? {
         index += 1
         let start = index
+        var ascii = true
         while let byte = next {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]), as: UTF8.self)
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
+                // `String(validating:as:)` is generic and not specialised here: a thousand
+                // instructions of type-metadata lookups a string. ASCII needs no validating.
+                return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 return escapedString(from: start)
             case 0..<0x20:
                 return nil
             default:
+                ascii = ascii && byte < 0x80
                 index += 1
             }
         }
