@@ -76,5 +76,8 @@ import Testing
         #expect(!TopicFilter.matches("a//b", topic: "a/x/b"))
         #expect(TopicFilter.matches("+/+", topic: "/"))
         #expect(!TopicFilter.matches("home/pihole/pause", topic: "home/pihole/paus"))
+        #expect(TopicFilter.matches("a/", topic: "a/") && !TopicFilter.matches("a/", topic: "a"))
+        #expect(TopicFilter.matches("", topic: "") && !TopicFilter.matches("", topic: "/"))
+        #expect(TopicFilter.matches("hôme/+/ü", topic: "hôme/ë/ü") && !TopicFilter.matches("hôme/+/ü", topic: "hôme/ë/u"))
     }
 }
