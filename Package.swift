@@ -131,6 +131,7 @@ let package = Package(
         // What the simulators share: a listener that can go down, come back and change its
         // certificate, the dropped-connection fault, and the requests they record for the tests.
         .target(name: "SimulatorSupport", dependencies: [
+            "LoopbackSocket",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -142,6 +143,8 @@ let package = Package(
 
         // posix_spawn with a clean signal state: the tests' brokers and the demo's mosquitto.
         .target(name: "ChildProcess"),
+        // A loopback port held without listening: refused connections, and a port nothing else takes.
+        .target(name: "LoopbackSocket"),
 
         // What both executables need to start a bridge: the configuration read and checked, the
         // integrations made, console output.
@@ -178,7 +181,7 @@ let package = Package(
         ], linkerSettings: lld),
 
         // Test support: a real mosquitto on a free port; a real bridge in-process.
-        .target(name: "MQTTTestSupport", dependencies: ["MQTT", "ChildProcess"]),
+        .target(name: "MQTTTestSupport", dependencies: ["MQTT", "ChildProcess", "LoopbackSocket"]),
         .target(name: "BridgeTestSupport", dependencies: [
             "BridgeCore", "MQTT", "MQTTTestSupport",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -215,7 +218,7 @@ let package = Package(
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
         .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),
 
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "LoopbackSocket"]),
         .testTarget(name: "BridgeCoreTests", dependencies: [
             "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport", "UpstreamHTTP", .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),
@@ -225,7 +228,9 @@ let package = Package(
             "BellasReefTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        .testTarget(name: "PiHoleAPITests", dependencies: ["PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument"]),
+        .testTarget(name: "PiHoleAPITests", dependencies: [
+            "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket",
+        ]),
         .testTarget(name: "BellasReefAPITests", dependencies: [
             "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

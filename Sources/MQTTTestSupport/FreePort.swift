@@ -3,43 +3,23 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LoopbackSocket
 
 /// Loopback TCP helpers for `TestBroker` and for tests that need a free port of their own.
 public enum LoopbackPort {
     /// Asks the kernel for a free port by binding 127.0.0.1:0, then closes the socket.
     /// Another process could take the port before the broker binds it; `TestBroker` retries then.
     public static func free() throws -> Int {
-        let (fd, port) = try boundSocket()
-        close(fd)
-        return port
+        try BoundLoopbackSocket().port
     }
 
     /// A port where every connection is refused for as long as `body` runs: bound, never
     /// listening. A port that a stopped broker freed is no such thing: another test's broker
     /// can take it meanwhile.
     public static func withRefusing<T>(_ body: (Int) async throws -> T) async throws -> T {
-        let (fd, port) = try boundSocket()
-        defer { close(fd) }
-        return try await body(port)
-    }
-
-    private static func boundSocket() throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestSupportError("socket() failed: errno \(errno)") }
-        var address = loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = bound == 0 && withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        } == 0
-        guard named else {
-            let failure = errno
-            close(fd)
-            throw TestSupportError("binding 127.0.0.1:0 failed: errno \(failure)")
-        }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+        let socket = try BoundLoopbackSocket()
+        defer { withExtendedLifetime(socket) {} }
+        return try await body(socket.port)
     }
 
     /// True if something accepts TCP connections on 127.0.0.1:`port`.

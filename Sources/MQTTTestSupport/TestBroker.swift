@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackSocket
 import Synchronization
 
 /// A real `mosquitto` broker process on a free loopback port, for tests.
@@ -13,6 +14,10 @@ public final class TestBroker: Sendable {
     public let extraConfig: String
     private let process = Mutex<ChildProcess?>(nil)
     private let generation = Mutex(0)
+    /// While stopped, the port stays bound without listening: clients are refused, as by a broker
+    /// that is down, and no other test's broker or connection takes the port before `restart()`
+    /// (mosquitto binds beside it: both reuse the address).
+    private let reservation = Mutex<BoundLoopbackSocket?>(nil)
 
     /// Path of the broker executable; `MOSQUITTO_BIN` overrides it.
     public static var executable: String {
@@ -40,6 +45,7 @@ public final class TestBroker: Sendable {
                 let started = try await Self.launch(port: candidate, directory: directory, extraConfig: config, attempt: 0)
                 port = candidate
                 process.withLock { $0 = started }
+                reservation.withLock { $0 = nil }
                 return
             } catch {
                 lastError = error
@@ -65,6 +71,7 @@ public final class TestBroker: Sendable {
             return process
         }
         running?.terminate()
+        if running != nil { reservation.withLock { $0 = try? BoundLoopbackSocket(port: port, reuseAddress: true) } }
     }
 
     /// Stops the broker and starts a fresh one on the same port (retained messages are gone).
@@ -75,11 +82,12 @@ public final class TestBroker: Sendable {
             return value
         }
         var lastError: (any Error)?
-        // The port was just ours; retry a little in case the kernel still holds it.
+        // The port is held for it; retry a little in case mosquitto fails to start.
         for _ in 0..<20 {
             do {
                 let started = try await Self.launch(port: port, directory: directory, extraConfig: extraConfig, attempt: attempt)
                 process.withLock { $0 = started }
+                reservation.withLock { $0 = nil }
                 return
             } catch {
                 lastError = error

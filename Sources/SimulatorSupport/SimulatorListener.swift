@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import LoopbackSocket
 import NIOConcurrencyHelpers
 import NIOSSL
 import ServiceLifecycle
@@ -23,6 +24,11 @@ public final class SimulatorListener<Responder: HTTPResponder>: Sendable where R
     private let name: String
     private let logger: Logger
     private let running = NIOLockedValueBox(Running())
+    /// While stopped, the port stays bound without listening: connections are refused, as by an
+    /// appliance that is down, and no other test's listener or outgoing connection takes the port
+    /// before this one comes back (seen in CI: `Address already in use` through all the retries).
+    /// Released once the listener is back, which may bind beside it (both reuse the address).
+    private let reservation = NIOLockedValueBox<BoundLoopbackSocket?>(nil)
 
     /// `name` says whose listener it is in the error a failed server logs.
     public init(name: String, responder: Responder, logger: Logger) {
@@ -99,6 +105,7 @@ public final class SimulatorListener<Responder: HTTPResponder>: Sendable where R
             throw SimulatorStartError(name: name, host: host, port: bindPort, reason: failure.withLockedValue { $0 })
         }
         running.withLockedValue { $0 = Running(task: task, group: group, host: host, port: bound, certificate: certificate) }
+        reservation.withLockedValue { $0 = nil }
     }
 
     /// Listens again where it last did, with the same certificate (after `stop()`).
@@ -124,6 +131,10 @@ public final class SimulatorListener<Responder: HTTPResponder>: Sendable where R
         }
         await group?.triggerGracefulShutdown()
         await task?.value
+        let (host, port) = running.withLockedValue { ($0.host, $0.port) }
+        if task != nil, host == "127.0.0.1", port != 0 {
+            reservation.withLockedValue { $0 = try? BoundLoopbackSocket(port: port, reuseAddress: true) }
+        }
     }
 
     /// Cancels the server without waiting (for a simulator's `deinit`).

@@ -67,13 +67,11 @@ import Testing
     }
 
     @Test func noBrokerIsExitTwoWithAClearMessage() async throws {
-        // A port where a broker just was, and no longer is.
-        let gone = try await TestBroker()
-        let port = gone.port
-        gone.stop()
-        let result = try await companion(["status", "--port", String(port), "--timeout", "1"])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("cannot connect to the MQTT broker at 127.0.0.1:\(port)"), "\(result.stderr)")
+        try await LoopbackPort.withRefusing { port in
+            let result = try await companion(["status", "--port", String(port), "--timeout", "1"])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("cannot connect to the MQTT broker at 127.0.0.1:\(port)"), "\(result.stderr)")
+        }
     }
 
     @Test func badConnectionSettingsAreConfigurationErrors() async throws {

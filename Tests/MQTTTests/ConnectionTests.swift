@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import MQTT
+import LoopbackSocket
 import MQTTTestSupport
 import Testing
 
@@ -142,6 +143,18 @@ struct ConnectionTests {
             }
             #expect(good.isConnected)
             await good.disconnect()
+        }
+    }
+
+    /// Between `stop()` and `restart()` no other test's broker or connection may take the port.
+    @Test("a stopped broker's port refuses connections and is held for its restart")
+    func stoppedBrokerHoldsItsPort() async throws {
+        try await withTestBroker { broker in
+            broker.stop()
+            #expect(!LoopbackPort.accepts(port: broker.port))
+            #expect(throws: LoopbackSocketError.self) { try BoundLoopbackSocket(port: broker.port) }
+            try await broker.restart()
+            #expect(LoopbackPort.accepts(port: broker.port))
         }
     }
 

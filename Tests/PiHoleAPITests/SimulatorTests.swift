@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LoopbackSocket
 import Testing
 
 @testable import PiHoleSimulator
@@ -135,6 +136,8 @@ struct SimulatorTests {
         let port = simulator.port
         #expect(port > 0)
         await simulator.stop()
+        // Held for the restart: no other test's listener or connection takes it meanwhile.
+        #expect(throws: LoopbackSocketError.self) { try BoundLoopbackSocket(port: port) }
         try await simulator.start()
         #expect(simulator.port == port)
         await simulator.stop()
