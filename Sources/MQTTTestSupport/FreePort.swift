@@ -22,6 +22,15 @@ public enum LoopbackPort {
         return try await body(socket.port)
     }
 
+    /// A free port, held for as long as `body` runs: bound, not listening, the address reusable.
+    /// A listener that reuses the address too (mosquitto, the bridge's health endpoint, NIO's
+    /// servers) binds it beside the hold; nothing else takes it between its choice and that bind.
+    public static func withHeld<T>(_ body: (Int) async throws -> T) async throws -> T {
+        let socket = try BoundLoopbackSocket(reuseAddress: true)
+        defer { withExtendedLifetime(socket) {} }
+        return try await body(socket.port)
+    }
+
     /// True if something accepts TCP connections on 127.0.0.1:`port`.
     public static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

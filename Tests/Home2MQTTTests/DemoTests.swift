@@ -109,17 +109,18 @@ private struct DemoProcess {
 
     /// A demo on a free loopback port, ready, with the one mosquitto it started for itself.
     static func startedWithItsOwnBroker() async throws -> (demo: DemoProcess, port: Int, brokers: [pid_t]) {
-        let port = try LoopbackPort.free()
-        let demo = try DemoProcess(["--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
-        do {
-            try await demo.waitUntilReady()
-        } catch {
-            demo.kill()
-            throw error
+        try await LoopbackPort.withHeld { port in
+            let demo = try DemoProcess(["--mqtt-host", "127.0.0.1", "--mqtt-port", String(port)])
+            do {
+                try await demo.waitUntilReady()
+            } catch {
+                demo.kill()
+                throw error
+            }
+            let brokers = demo.children(named: "mosquitto")
+            #expect(brokers.count == 1, "the demo should have started one mosquitto, it has children \(brokers)")
+            return (demo, port, brokers)
         }
-        let brokers = demo.children(named: "mosquitto")
-        #expect(brokers.count == 1, "the demo should have started one mosquitto, it has children \(brokers)")
-        return (demo, port, brokers)
     }
 
     func signal(_ number: Int32) { process.signal(number) }

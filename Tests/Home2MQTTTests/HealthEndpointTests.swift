@@ -12,21 +12,24 @@ import Testing
         defer { broker.stop() }
         let simulator = PiHoleSimulator()
         try await simulator.start()
-        let port = try LoopbackPort.free()
-        let config = try BridgeProcess.writeConfig("""
-            mqtt:
-              port: \(broker.port)
-            bridge:
-              health:
-                enabled: true
-                port: \(port)
-            pihole:
-              instances:
-                - id: main
-                  url: \(simulator.baseURL)
-                  password: correct horse
-            """)
-        let bridge = try BridgeProcess(["run", "--config", config])
+        let (port, config, bridge) = try await LoopbackPort.withHeld { port in
+            let config = try BridgeProcess.writeConfig("""
+                mqtt:
+                  port: \(broker.port)
+                bridge:
+                  health:
+                    enabled: true
+                    port: \(port)
+                pihole:
+                  instances:
+                    - id: main
+                      url: \(simulator.baseURL)
+                      password: correct horse
+                """)
+            let bridge = try BridgeProcess(["run", "--config", config])
+            try await waitUntil("the health endpoint to listen", timeout: .seconds(20)) { LoopbackPort.accepts(port: port) }
+            return (port, config, bridge)
+        }
         let observer = try await Observer(broker, subscribe: ["home/#"])
         _ = try await observer.latest("home/pihole/main", timeout: .seconds(20)) { $0["available"] == true }
         let base = "http://127.0.0.1:\(port)"
