@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// A TCP socket bound to 127.0.0.1 and never listening. Connections to its port are refused, as
-/// to a port nobody holds, but no other socket takes the port while it is open: the kernel
-/// gives a port that is bound to neither a `bind` to port 0 nor an outgoing connection. With
+/// to a port nobody holds, but no other socket takes the port while it is open: the kernel gives
+/// a bound port neither to a `bind` to port 0 nor to an outgoing connection. With
 /// `reuseAddress`, a listener that also sets `SO_REUSEADDR` may still bind the port and listen
 /// on it meanwhile. Closed when released.
 public final class BoundLoopbackSocket: Sendable {

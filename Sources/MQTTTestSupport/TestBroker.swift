@@ -45,7 +45,6 @@ public final class TestBroker: Sendable {
                 let started = try await Self.launch(port: candidate, directory: directory, extraConfig: config, attempt: 0)
                 port = candidate
                 process.withLock { $0 = started }
-                reservation.withLock { $0 = nil }
                 return
             } catch {
                 lastError = error
