@@ -217,20 +217,18 @@ public actor PiHoleClient {
     // MARK: - Helpers
 
     func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: RawResponse, what: String) throws -> T {
-        guard (200..<300).contains(response.status) else { throw mapFailure(response) }
-        do {
-            return try JSONDecoder().decode(T.self, from: response.body)
-        } catch {
-            throw PiHoleErrorMapping.undecodable(what, status: response.status)
-        }
+        try readSuccess(response, what: what) { try? JSONDecoder().decode(T.self, from: $0) }
     }
 
     private func decodeBlockingStatus(_ response: RawResponse) throws -> PiHoleBlockingStatus {
+        try readSuccess(response, what: "blocking status") { JSONValue.parse($0).flatMap(PiHoleWire.blockingStatus) }
+    }
+
+    /// A 2xx body as `read` makes it, or the failure mapped; `what` names it when `read` cannot.
+    private func readSuccess<T>(_ response: RawResponse, what: String, _ read: (Data) -> T?) throws -> T {
         guard (200..<300).contains(response.status) else { throw mapFailure(response) }
-        guard let status = JSONValue.parse(response.body).flatMap(PiHoleWire.blockingStatus) else {
-            throw PiHoleErrorMapping.undecodable("blocking status", status: response.status)
-        }
-        return status
+        guard let value = read(response.body) else { throw PiHoleErrorMapping.undecodable(what, status: response.status) }
+        return value
     }
 
     func mapFailure(_ response: RawResponse) -> PiHoleError {
