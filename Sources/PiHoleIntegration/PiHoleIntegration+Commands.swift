@@ -80,17 +80,14 @@ extension PiHoleIntegration {
         _ action: @escaping @Sendable (PiHoleInstance) async throws -> JSONValue
     ) async throws(CommandError) -> JSONValue {
         let targets = (candidates ?? instances).filter { target == .all || target == .instance($0.id) }
+        if case .instance = target, let only = targets.first {
+            // One Pi-hole (every pause, switch and refresh of one) runs in this task: a child task
+            // would be a task start and two task switches more on the command's path.
+            return try await Self.result(of: action, on: only).get()
+        }
         let results = await withTaskGroup(of: (String, Result<JSONValue, CommandError>).self) { group in
             for instance in targets {
-                group.addTask {
-                    do {
-                        return (instance.id, .success(try await action(instance)))
-                    } catch let error as CommandError {
-                        return (instance.id, .failure(error))
-                    } catch {
-                        return (instance.id, .failure(CommandError("\(instance.id): \(error)")))
-                    }
-                }
+                group.addTask { (instance.id, await Self.result(of: action, on: instance)) }
             }
             return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
@@ -102,6 +99,18 @@ extension PiHoleIntegration {
         let data = results.compactMapValues { try? $0.get() }
         if case .instance(let id) = target, let only = data[id] { return only }
         return .object(data)
+    }
+
+    private static func result(
+        of action: @Sendable (PiHoleInstance) async throws -> JSONValue, on instance: PiHoleInstance
+    ) async -> Result<JSONValue, CommandError> {
+        do {
+            return .success(try await action(instance))
+        } catch let error as CommandError {
+            return .failure(error)
+        } catch {
+            return .failure(CommandError("\(instance.id): \(error)"))
+        }
     }
 
     /// Each Pi-hole's blocked queries of the window, merged. A Pi-hole that does not answer is
