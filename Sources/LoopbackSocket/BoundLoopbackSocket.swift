@@ -18,10 +18,7 @@ public final class BoundLoopbackSocket: Sendable {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw LoopbackSocketError("socket() failed: errno \(errno)") }
         var one: Int32 = 1
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = sockaddr_in.loopback(port: port)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let reusing = !reuseAddress || setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
         let bound = reusing && withUnsafePointer(to: &address) {
