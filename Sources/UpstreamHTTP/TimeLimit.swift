@@ -5,28 +5,59 @@ import Synchronization
 /// Runs `operation`, giving up after `limit`. The operation is cancelled at the limit and
 /// must honour cancellation (every upstream call here has its own timeout as a backstop).
 ///
-/// The limit is a timer on the current event loop (`BridgeEventLoop.loop` where the bridge's tasks
+/// The operation runs in a child task, so the limit's cancellation ends with it and the caller
+/// goes on uncancelled. A caller that can give its task up instead saves the child: see
+/// ``withTimeLimitCancellingThisTask(_:_:)``.
+/// - Returns: the operation's result, or `nil` when the limit came first or the task was
+///   cancelled while the operation ran.
+public func withTimeLimit<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask {
+            if case .finished(let result) = await withTimeLimitCancellingThisTask(limit, operation) { return result }
+            return nil
+        }
+        return await group.next() ?? nil
+    }
+}
+
+/// How an operation run under a time limit ended.
+public enum TimeLimitedOutcome<T> {
+    case finished(T)
+    /// The limit came first: the operation was cancelled.
+    case expired
+    /// The task was cancelled from elsewhere while the operation ran (a shutdown).
+    case cancelled
+}
+
+extension TimeLimitedOutcome: Sendable where T: Sendable {}
+
+/// Runs `operation` in the calling task and cancels that task at `limit` if the operation has
+/// not returned by then. A task's cancellation cannot be undone: after `.expired` the calling
+/// task stays cancelled, and whatever it has left to do must go to a fresh task. What it saves
+/// against ``withTimeLimit(_:_:)`` is a child task per call: the bridge's command queue runs
+/// every command this way (issue 10).
+///
+/// The limit is a timer (a scheduled callback) on the current event loop (`BridgeEventLoop.loop` where the bridge's tasks
 /// run), removed when the operation beats it. Not a sleeping task: on Linux a cancelled
 /// `Task.sleep` keeps its dispatch timer until its deadline, and a limit set for every command
 /// and every request, and mostly beaten, kept thousands of them alive (issue 10); each sleep also
 /// woke dispatch's timer thread.
-/// - Returns: the operation's result, or `nil` when the limit came first or the task was
-///   cancelled while the operation ran.
-public func withTimeLimit<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
+public func withTimeLimitCancellingThisTask<T>(_ limit: Duration, _ operation: () async -> T) async -> TimeLimitedOutcome<T> {
     let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? BridgeEventLoop.loop
-    return await withTaskGroup(of: T?.self) { group in
-        group.addTask {
-            await withUnsafeCurrentTask { task -> T? in
-                guard let task else { return await operation() }
-                let run = LimitedRun(task)
-                let expiry = loop.scheduleTask(in: limit.timeAmount) { run.expire() }
-                let result = await operation()
-                let interrupted = run.finish()
-                expiry.cancel()
-                return interrupted ? nil : result
-            }
+    return await withUnsafeCurrentTask { task -> TimeLimitedOutcome<T> in
+        guard let task else { return .finished(await operation()) }
+        let run = LimitedRun(task)
+        // A callback rather than `scheduleTask`: no promise and future made and failed per call.
+        // Scheduling fails only on a loop that has shut down (the bridge's never does).
+        let expiry = try? loop.scheduleCallback(in: limit.timeAmount, handler: run)
+        let result = await operation()
+        let end = run.finish()
+        expiry?.cancel()
+        switch end {
+        case .ran: return .finished(result)
+        case .expired: return .expired
+        case .cancelled: return .cancelled
         }
-        return await group.next() ?? nil
     }
 }
 
@@ -35,25 +66,35 @@ public func withTimeLimit<T: Sendable>(_ limit: Duration, _ operation: @escaping
 /// `@unchecked Sendable`: `UnsafeCurrentTask` may only be used while its task runs. The limit
 /// cancels it only under `lock` and only before `finish()`, which the task calls, under the same
 /// lock, before it goes on.
-private final class LimitedRun: @unchecked Sendable {
+private final class LimitedRun: NIOScheduledCallbackHandler, @unchecked Sendable {
+    enum End { case ran, expired, cancelled }
+    private struct State {
+        var isFinished = false
+        var hasExpired = false
+    }
+
     private let task: UnsafeCurrentTask
-    private let lock = Mutex(false)  // finished
+    private let lock = Mutex(State())
 
     init(_ task: UnsafeCurrentTask) {
         self.task = task
     }
 
-    func expire() {
-        lock.withLock { finished in
-            if !finished { task.cancel() }
+    func handleScheduledCallback(eventLoop: some EventLoop) {
+        lock.withLock { state in
+            guard !state.isFinished else { return }
+            state.hasExpired = true
+            task.cancel()
         }
     }
 
-    /// Whether the operation was cancelled (by the limit, or with its parent) before it returned.
-    func finish() -> Bool {
-        lock.withLock { finished in
-            finished = true
-            return task.isCancelled
+    /// How the operation ended: on its own, or cancelled (by the limit, or from elsewhere)
+    /// before it returned.
+    func finish() -> End {
+        lock.withLock { state in
+            state.isFinished = true
+            if state.hasExpired { return .expired }
+            return task.isCancelled ? .cancelled : .ran
         }
     }
 }

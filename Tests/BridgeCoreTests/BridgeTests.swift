@@ -91,6 +91,25 @@ import Testing
         }
     }
 
+    /// A command's time limit cancels the task that runs its lane: the command waiting behind it
+    /// must still run, in a task of its own, and not be taken for one refused at shutdown.
+    @Test func aCommandWaitingBehindOneThatTimedOutStillRuns() async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        let echo = EchoIntegration()
+        try await withRunningBridge(broker: broker, yaml: "bridge:\n  command_timeout: 1\n", integrations: [echo]) {
+            let observer = try await Observer(broker, subscribe: ["home/#"])
+            defer { Task { await observer.disconnect() } }
+            _ = try await observer.latest("home/echo/availability")
+            async let first = observer.command("home/echo/slow")
+            async let second = observer.command("home/echo/slow")
+            for answer in try await [first, second] {
+                #expect(answer == ["status": "error", "error": "timed out after 1.0 seconds"])
+            }
+            #expect(echo.handled.map(\.path) == [["slow"], ["slow"]])
+        }
+    }
+
     @Test func retainedCommandsAreIgnored() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }

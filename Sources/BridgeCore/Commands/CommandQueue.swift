@@ -1,6 +1,7 @@
 import Logging
 import MQTT
 import Synchronization
+import UpstreamHTTP
 
 /// One integration's commands, each with a time limit, each answered exactly once. Commands
 /// sharing a lane (`Integration.lanes(for:)`) run one at a time in arrival order; commands with
@@ -142,7 +143,9 @@ final class CommandQueue: Sendable {
     }
 
     /// Carries out `first`, then the first command its end lets start, and so on; any other
-    /// command an end lets start runs in a task of its own, or here once `work` is closed.
+    /// command an end lets start runs in a task of its own, or here once `work` is closed. A
+    /// command's time limit cancels this task (``withTimeLimitCancellingThisTask(_:_:)``: no child
+    /// task per command); a task so spent hands what it has left to fresh tasks.
     private func carryOut(startingWith first: Start) async {
         var next: [Start] = [first]
         while !next.isEmpty {
@@ -152,13 +155,19 @@ final class CommandQueue: Sendable {
             // in flight sends the next as soon as it reads this answer, and that command can reach
             // the bridge before the broker's acknowledgement of the answer does.
             let starting = intake.withLock { $0.lanes.finished(ticket) }
-            for other in starting.dropFirst() {
-                if case .terminated = workContinuation.yield(.start(other)) { next.append(other) }
-            }
+            next += starting.dropFirst().filter { !handedOver($0) }
             // The next command of its lane waits for this answer: a lane's answers go out in order.
             await answer(pending.message, response)
             if let first = starting.first { next.insert(first, at: 0) }
+            // Once `work` is closed, what is left runs here, cancelled, and is refused.
+            if Task.isCancelled { next.removeAll(where: handedOver) }
         }
+    }
+
+    /// Whether `start` went to `work`, to run in a task of its own: not once `work` is closed.
+    private func handedOver(_ start: Start) -> Bool {
+        if case .terminated = workContinuation.yield(.start(start)) { return false }
+        return true
     }
 
     /// Runs a command whose turn has come, unless the bridge is shutting down or the command's
@@ -176,15 +185,19 @@ final class CommandQueue: Sendable {
         }
         let integration = integration, context = context
         let limit = integration.timeLimit(for: command) ?? timeLimit
-        let outcome = await withTimeLimit(limit) { () -> Result<JSONValue?, CommandError> in
+        let outcome = await withTimeLimitCancellingThisTask(limit) { () -> Result<JSONValue?, CommandError> in
             do throws(CommandError) {
                 return .success(try await integration.handle(command, context: context))
             } catch {
                 return .failure(error)
             }
         }
+        let result: Result<JSONValue?, CommandError> = switch outcome {
+        case .finished(let result): result
+        case .expired: .failure(CommandError("timed out after \(limit)"))
         // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".
-        let result = outcome ?? .failure(Task.isCancelled ? Self.shuttingDown : CommandError("timed out after \(limit)"))
+        case .cancelled: .failure(Self.shuttingDown)
+        }
         if case .failure(let error) = result {
             context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
         }
