@@ -7,6 +7,7 @@ import Foundation
 import JSONDocument
 import Logging
 import NIOHTTP1
+import Synchronization
 
 /// Client for the Pi-hole v6 REST API.
 ///
@@ -21,7 +22,12 @@ public actor PiHoleClient {
     let logger: Logger
     let now: @Sendable () -> ContinuousClock.Instant
 
-    var machine = PiHoleSessionStateMachine()
+    var machine = PiHoleSessionStateMachine() {
+        didSet { logins.store(machine.loginCount, ordering: .relaxed) }
+    }
+    /// `machine.loginCount`, for readers outside the actor: asking the actor costs every
+    /// operation that records its logins two jobs on the event loop (issue 10).
+    private let logins = Atomic(0)
     var loginTask: Task<String, any Error>?
 
     /// How long ``logout()`` may take at most.
@@ -40,7 +46,7 @@ public actor PiHoleClient {
     }
 
     /// Logins attempted by this client (successful or not).
-    public var loginCount: Int { machine.loginCount }
+    public nonisolated var loginCount: Int { logins.load(ordering: .relaxed) }
 
     // MARK: - API
 

@@ -55,7 +55,7 @@ actor PiHoleInstance {
             if (error as? PiHoleError)?.code == .tls, connected?.api === api { reconnectNeeded = true }
             result = .failure(error)
         }
-        let logins = await api.loginCount
+        let logins = api.loginCount
         // No suspension between the read and the write below: concurrent operations never count a login twice.
         metrics.recordLogins(logins - loginsRecorded)
         loginsRecorded = logins
@@ -82,7 +82,7 @@ actor PiHoleInstance {
     }
 
     var loginCount: Int {
-        get async { await connected?.api.loginCount ?? 0 }
+        connected?.api.loginCount ?? 0
     }
 
     /// Re-reads the blocking state (and, once, the host name).

@@ -16,7 +16,12 @@ extension HTTPClient {
     /// Through AsyncHTTPClient's future-based API: its async `execute` starts an unstructured
     /// task for every request (to register the request for cancellation), and that task runs on
     /// the global executor, beside the bridge's loop: two thread wake-ups more for every command.
-    public func collect(
+    ///
+    /// On the caller's executor (`nonisolated(nonsending)`), waiting on its own continuation
+    /// rather than NIO's `get()`: called from an actor (each upstream's client is one), a
+    /// nonisolated function and `get()` would each leave the actor and come back, two jobs more
+    /// on the event loop for every request (issue 10).
+    public nonisolated(nonsending) func collect(
         _ method: HTTPMethod, _ url: String, headers: HTTPHeaders, body: ByteBuffer?, timeout: Duration, maxBodySize: Int
     ) async throws -> CollectedResponse {
         let request = try Request(url: url, method: method, headers: headers, body: body.map { .byteBuffer($0) })
@@ -25,7 +30,9 @@ extension HTTPClient {
             deadline: .now() + timeout.timeAmount)
         do {
             let response = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
+                try await withUnsafeThrowingContinuation { continuation in
+                    task.futureResult.whenComplete { continuation.resume(with: $0) }
+                }
             } onCancel: {
                 task.cancel()
             }

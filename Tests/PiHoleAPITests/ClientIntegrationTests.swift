@@ -14,7 +14,7 @@ struct ClientIntegrationTests {
                 #expect(status == PiHoleBlockingStatus(blocking: .enabled, timer: nil))
             }
             #expect(f.simulator.loginCount == 1)
-            #expect(await f.client.loginCount == 1)
+            #expect(f.client.loginCount == 1)
             let requests = f.simulator.requests
             #expect(requests.count == 101)
             for request in requests {
@@ -110,7 +110,7 @@ struct ClientIntegrationTests {
             _ = try await f.client.blockingStatus()
             _ = try await f.client.blockingStatus()
             #expect(f.simulator.loginCount == 2)
-            #expect(await f.client.loginCount == 2)
+            #expect(f.client.loginCount == 2)
             #expect(f.simulator.activeSessionCount == 1)
         }
     }
