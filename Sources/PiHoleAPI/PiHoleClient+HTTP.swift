@@ -72,6 +72,7 @@ extension PiHoleClient {
         request.headers = headers
         request.body = body.map { .bytes($0) }
         let prepared = request
+        try Task.checkCancellation()  // as `HTTPClient.collect`: nothing is sent for a cancelled task
         let outcome = await withTimeLimit(limit) { () -> Result<RawResponse, any Error> in
             do {
                 let response = try await http.execute(prepared, timeout: limit.timeAmount)

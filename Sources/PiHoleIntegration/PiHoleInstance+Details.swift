@@ -42,7 +42,7 @@ extension PiHoleInstance {
     func refreshDetails(_ schedule: PiHoleDetailSchedule, forcing forced: Set<PiHoleDetailRead> = []) async {
         guard snapshot.available || !forced.isEmpty else { return }
         let now = ContinuousClock.now
-        for read in PiHoleDetailRead.allCases {
+        for read in PiHoleDetailRead.allCases where !Task.isCancelled {
             let due = snapshot.available && detailsTried[read].map { now - $0 >= schedule.interval(read) } ?? true
             guard due || forced.contains(read) else { continue }
             detailsTried[read] = now

@@ -24,6 +24,10 @@ extension HTTPClient {
     public nonisolated(nonsending) func collect(
         _ method: HTTPMethod, _ url: String, headers: HTTPHeaders, body: ByteBuffer?, timeout: Duration, maxBodySize: Int
     ) async throws -> CollectedResponse {
+        // On the loop that holds a kept-alive connection, `execute` writes the request before a
+        // cancellation handler could stop it: a poll cancelled at shutdown sent each of its
+        // remaining reads, and the upstream could log them after the logout.
+        try _Concurrency.Task.checkCancellation()
         let request = try Request(url: url, method: method, headers: headers, body: body.map { .byteBuffer($0) })
         let task = execute(
             request: request, delegate: ResponseAccumulator(request: request, maxBodySize: maxBodySize),

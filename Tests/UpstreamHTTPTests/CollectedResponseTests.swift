@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Testing
 import UpstreamHTTP
 
@@ -47,12 +48,40 @@ import UpstreamHTTP
             await #expect(throws: CancellationError.self) { _ = try await request.value }
         }
     }
+
+    /// A poll cancelled at shutdown went on to send each of its remaining reads, cancelled at
+    /// once: requests the upstream could log after the logout that ended the session.
+    @Test func aTaskCancelledBeforeTheCallSendsNothing() async throws {
+        let received = RequestCount()
+        try await withCollectingClient(counting: received) { client, base in
+            // A kept-alive connection, which a request can go out on at once.
+            _ = try await client.collect(.POST, base + "/echo", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+            // On the loop that holds the connection, as the bridge's tasks are.
+            let request = Task(executorPreference: BridgeEventLoop.taskExecutor) {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await client.collect(.GET, base + "/echo", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+            }
+            await #expect(throws: CancellationError.self) { _ = try await request.value }
+            // A request sent and cut off would reach the server before this one, on its own connection.
+            let answered = try await client.collect(.POST, base + "/echo", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+            #expect(answered.status == .ok)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(received.value == 2)
+        }
+    }
 }
 
-/// A loopback HTTP server (`/echo`, `/big`, `/stall`: a head and part of a body, then 5 s of
+private final class RequestCount: Sendable {
+    private let count = Atomic(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func add() { count.add(1, ordering: .relaxed) }
+}
+
+/// A loopback HTTP server counting the requests it receives in `received` (`/echo`, `/big`, `/stall`: a head and part of a body, then 5 s of
 /// nothing before it ends short) and a client of it, for the length of `body`.
-private func withCollectingClient(_ body: (HTTPClient, String) async throws -> Void) async throws {
+private func withCollectingClient(counting received: RequestCount = RequestCount(), _ body: (HTTPClient, String) async throws -> Void) async throws {
     let router = Router()
+    router.middlewares.add(CountingMiddleware(count: received))
     router.post("/echo") { request, _ -> Response in
         let sent = try await request.body.collect(upTo: 1000)
         let echoed = request.headers[.init("X-Test")!] ?? ""
@@ -80,7 +109,8 @@ private func withCollectingClient(_ body: (HTTPClient, String) async throws -> V
         logger: quiet)
     // A read timeout of its own, so that a limit that failed to cover the body fails the test
     // rather than holding it.
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(read: .seconds(10))))
+    // Its connections on the bridge's loop, as `UpstreamHTTPClient` makes them.
+    let client = HTTPClient(eventLoopGroupProvider: .shared(BridgeEventLoop.loop), configuration: .init(timeout: .init(read: .seconds(10))))
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await app.runService() }
         var iterator = ports.makeAsyncIterator()
@@ -93,5 +123,14 @@ private func withCollectingClient(_ body: (HTTPClient, String) async throws -> V
             throw error
         }
         try await client.shutdown()
+    }
+}
+
+private struct CountingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let count: RequestCount
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        count.add()
+        return try await next(request, context)
     }
 }
