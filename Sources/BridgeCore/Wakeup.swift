@@ -1,4 +1,5 @@
 import Synchronization
+import struct UpstreamHTTP.LoopTimer
 
 /// Lets a polling loop sleep until its next poll is due, or until something (a command that
 /// started a pause, say) asks it to look again now.
@@ -7,6 +8,7 @@ public final class Wakeup: Sendable {
         var pending = false
         var nextID = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Waits cancelled before their waiter was registered: it returns at once.
         var cancelled: Set<Int> = []
     }
 
@@ -28,11 +30,10 @@ public final class Wakeup: Sendable {
     }
 
     /// Returns after `limit`, on `signal()`, or when the task is cancelled, whichever comes first.
+    ///
+    /// The limit is a timer that resumes this waiter, not a time limit cancelling a child task:
+    /// polls, state publications and timers wait here after every command (issue 10).
     public func wait(atMost limit: Duration) async {
-        _ = await withTimeLimit(limit) { await self.nextSignal() }
-    }
-
-    private func nextSignal() async {
         let id: Int? = state.withLock { state in
             if state.pending {
                 state.pending = false
@@ -42,6 +43,7 @@ public final class Wakeup: Sendable {
             return state.nextID
         }
         guard let id else { return }
+        var expiry: LoopTimer?
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 // Cancellation may have come before this registration; then resume at once.
@@ -50,7 +52,12 @@ public final class Wakeup: Sendable {
                     state.waiters[id] = continuation
                     return false
                 }
-                if cancelledAlready { continuation.resume() }
+                if cancelledAlready {
+                    continuation.resume()
+                } else {
+                    // Set once the waiter is registered, so that even a limit of zero finds it.
+                    expiry = LoopTimer(in: limit) { self.resume(id) }
+                }
             }
         } onCancel: {
             let waiter = state.withLock { state in
@@ -60,5 +67,13 @@ public final class Wakeup: Sendable {
             }
             waiter?.resume()
         }
+        expiry?.cancel()
+        // A cancellation that came after the waiter was resumed otherwise stays behind.
+        _ = state.withLock { $0.cancelled.remove(id) }
+    }
+
+    /// Resumes waiter `id` if it still waits.
+    private func resume(_ id: Int) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
     }
 }

@@ -1,5 +1,3 @@
-import NIOCore
-import NIOPosix
 import Synchronization
 
 /// Runs `operation`, giving up after `limit`. The operation is cancelled at the limit and
@@ -37,22 +35,15 @@ extension TimeLimitedOutcome: Sendable where T: Sendable {}
 /// against ``withTimeLimit(_:_:)`` is a child task per call: the bridge's command queue runs
 /// every command this way (issue 10).
 ///
-/// The limit is a timer (a scheduled callback) on the current event loop (`BridgeEventLoop.loop` where the bridge's tasks
-/// run), removed when the operation beats it. Not a sleeping task: on Linux a cancelled
-/// `Task.sleep` keeps its dispatch timer until its deadline, and a limit set for every command
-/// and every request, and mostly beaten, kept thousands of them alive (issue 10); each sleep also
-/// woke dispatch's timer thread.
+/// The limit is a ``LoopTimer``, cancelled when the operation beats it.
 public func withTimeLimitCancellingThisTask<T>(_ limit: Duration, _ operation: () async -> T) async -> TimeLimitedOutcome<T> {
-    let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? BridgeEventLoop.loop
-    return await withUnsafeCurrentTask { task -> TimeLimitedOutcome<T> in
+    await withUnsafeCurrentTask { task -> TimeLimitedOutcome<T> in
         guard let task else { return .finished(await operation()) }
         let run = LimitedRun(task)
-        // A callback rather than `scheduleTask`: no promise and future made and failed per call.
-        // Scheduling fails only on a loop that has shut down (the bridge's never does).
-        let expiry = try? loop.scheduleCallback(in: limit.timeAmount, handler: run)
+        let expiry = LoopTimer(in: limit) { run.expire() }
         let result = await operation()
         let end = run.finish()
-        expiry?.cancel()
+        expiry.cancel()
         switch end {
         case .ran: return .finished(result)
         case .expired: return .expired
@@ -66,7 +57,7 @@ public func withTimeLimitCancellingThisTask<T>(_ limit: Duration, _ operation: (
 /// `@unchecked Sendable`: `UnsafeCurrentTask` may only be used while its task runs. The limit
 /// cancels it only under `lock` and only before `finish()`, which the task calls, under the same
 /// lock, before it goes on.
-private final class LimitedRun: NIOScheduledCallbackHandler, @unchecked Sendable {
+private final class LimitedRun: @unchecked Sendable {
     enum End { case ran, expired, cancelled }
     private struct State {
         var isFinished = false
@@ -80,7 +71,7 @@ private final class LimitedRun: NIOScheduledCallbackHandler, @unchecked Sendable
         self.task = task
     }
 
-    func handleScheduledCallback(eventLoop: some EventLoop) {
+    func expire() {
         lock.withLock { state in
             guard !state.isFinished else { return }
             state.hasExpired = true
