@@ -6,6 +6,7 @@ import Foundation
 #endif
 import Logging
 import NIOHTTP1
+import Synchronization
 
 /// Client of a Bella's Reef controller: the core (8000), temperature (8004) and smart-outlet
 /// (8005) services, with one token for all three (see ``BellasReefAuthStateMachine``).
@@ -17,7 +18,12 @@ public actor BellasReefClient {
     let logger: Logger
     let now: @Sendable () -> Date
 
-    var machine = BellasReefAuthStateMachine()
+    var machine = BellasReefAuthStateMachine() {
+        didSet { logins.store(machine.loginCount, ordering: .relaxed) }
+    }
+    /// `machine.loginCount`, for readers outside the actor: asking the actor costs every
+    /// operation that records its logins two jobs on the event loop (issue 10).
+    private let logins = Atomic(0)
     /// Callers waiting for the login or refresh another caller performs.
     var tokenWaiters: [CheckedContinuation<String, any Error>] = []
 
@@ -34,7 +40,7 @@ public actor BellasReefClient {
     }
 
     /// Logins attempted (successful or not), refreshes included only when they fell back to a login.
-    public var loginCount: Int { machine.loginCount }
+    public nonisolated var loginCount: Int { logins.load(ordering: .relaxed) }
     /// Refreshes attempted (successful or not).
     public var refreshCount: Int { machine.refreshCount }
 

@@ -36,7 +36,7 @@ final class ReefUpstream: Sendable {
             if Self.isCertificateFailure(error) { await release(api) }
             result = .failure(error)
         }
-        let logins = await api.loginCount
+        let logins = api.loginCount
         // Logins go to the core, whichever service needed the token.
         metrics[.core]!.recordLogins(loginsRecorded.withLock { recorded in
             defer { recorded = max(recorded, logins) }
@@ -50,10 +50,7 @@ final class ReefUpstream: Sendable {
     }
 
     var loginCount: Int {
-        get async {
-            guard let api = connected.withLock({ $0?.api }) else { return 0 }
-            return await api.loginCount
-        }
+        connected.withLock { $0?.api.loginCount } ?? 0
     }
 
     /// Releases the HTTP client; the controller keeps no session to log out of (its tokens expire).

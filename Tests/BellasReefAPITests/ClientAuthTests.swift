@@ -11,7 +11,7 @@ struct ClientAuthTests {
             _ = try await f.client.probes()
             _ = try await f.client.outlets(includeDisabled: false)
             #expect(f.simulator.loginCount == 1)
-            #expect(await f.client.loginCount == 1)
+            #expect(f.client.loginCount == 1)
 
             let login = try #require(f.simulator.requests(.core).first)
             #expect(login.method == "POST" && login.path == "/api/auth/login")
