@@ -134,5 +134,5 @@ struct ReefPayloads {
         let scale = pow(10, Double(places))
         return number(value.map { ($0 * scale).rounded() / scale })
     }
-    static func time(_ value: Date?) -> JSONValue { value.map { .string($0.formatted(.iso8601)) } ?? .null }
+    static func time(_ value: Date?) -> JSONValue { value.map { .string($0.iso8601) } ?? .null }
 }

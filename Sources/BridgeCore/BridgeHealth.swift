@@ -18,7 +18,7 @@ struct BridgeHealth: Sendable {
             "uptime_seconds": .number(Double(uptime.components.seconds)),
             "resident_memory_bytes": Self.residentMemoryBytes.map { .number(Double($0)) } ?? .null,
             "mqtt_reconnects": .number(Double(reconnects)),
-            "last_success": .object(lastSuccess.mapValues { .string($0.formatted(.iso8601)) }),
+            "last_success": .object(lastSuccess.mapValues { .string($0.iso8601) }),
         ]
     }
 

@@ -35,8 +35,8 @@ struct PiHoleDetails: Sendable, Equatable {
             "clients_active": .number(Double(stats.clientsActive)),
             "clients_total": .number(Double(stats.clientsTotal)),
             "gravity_domains": .number(Double(stats.gravityDomains)),
-            "gravity_last_update": stats.gravityLastUpdate.map { .string($0.formatted(.iso8601)) } ?? .null,
-            "read_at": statsReadAt.map { .string($0.formatted(.iso8601)) } ?? .null,
+            "gravity_last_update": stats.gravityLastUpdate.map { .string($0.iso8601) } ?? .null,
+            "read_at": statsReadAt.map { .string($0.iso8601) } ?? .null,
         ]
     }
 
@@ -53,7 +53,7 @@ struct PiHoleDetails: Sendable, Equatable {
         return [
             "core": component(versions.core), "web": component(versions.web), "ftl": component(versions.ftl),
             "update_available": .bool([versions.core, versions.web, versions.ftl].contains(where: \.updateAvailable)),
-            "read_at": versionsReadAt.map { .string($0.formatted(.iso8601)) } ?? .null,
+            "read_at": versionsReadAt.map { .string($0.iso8601) } ?? .null,
         ]
     }
 
@@ -74,7 +74,7 @@ struct PiHoleDetails: Sendable, Equatable {
                 })
             } ?? .null,
             "messages": messages.map { .number(Double($0)) } ?? .null,
-            "read_at": diagnosticsReadAt.map { .string($0.formatted(.iso8601)) } ?? .null,
+            "read_at": diagnosticsReadAt.map { .string($0.iso8601) } ?? .null,
         ]
     }
 }

@@ -85,7 +85,7 @@ extension PiHoleGroupRegistry.Entry {
             "enabled": .bool(group.enabled),
             "comment": group.comment.map(JSONValue.string) ?? .null,
             "default": .bool(group.isDefault),
-            "restore_at": restore.map { .string($0.dueAt.formatted(.iso8601)) } ?? .null,
+            "restore_at": restore.map { .string($0.dueAt.iso8601) } ?? .null,
             "restore_to": restore?.restore["enabled"] ?? .null,
         ]
     }

@@ -42,18 +42,14 @@ struct PiHoleSnapshot: Sendable, Equatable {
             "id": .string(id),
             "blocking": .string(blocking.rawValue),
             "timer": available ? timer.map { .number(($0 * 10).rounded() / 10) } ?? .null : .null,
-            "resumes_at": currentResumesAt.map { .string(Self.timestamp($0)) } ?? .null,
+            "resumes_at": currentResumesAt.map { .string($0.iso8601) } ?? .null,
             "last_known": lastSeen == nil ? .null : .string(lastKnown.rawValue),
-            "last_seen": lastSeen.map { .string(Self.timestamp($0)) } ?? .null,
+            "last_seen": lastSeen.map { .string($0.iso8601) } ?? .null,
             "host": host.map(JSONValue.string) ?? .null,
             "version": details.versions?.summary.map(JSONValue.string) ?? .null,
             "available": .bool(available),
             "error": error.map(JSONValue.string) ?? .null,
         ]
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
     }
 }
 
@@ -81,7 +77,7 @@ struct PiHoleAggregate: Equatable, Sendable {
     var payload: JSONValue {
         [
             "blocking": .string(blocking),
-            "resumes_at": resumesAt.map { .string(PiHoleSnapshot.timestamp($0)) } ?? .null,
+            "resumes_at": resumesAt.map { .string($0.iso8601) } ?? .null,
             "instances": .object(instances.mapValues { .string($0.rawValue) }),
         ]
     }

@@ -59,7 +59,7 @@ struct RecentlyBlockedAnswer: Sendable {
                 [
                     "domain": .string(domain.domain),
                     "count": .number(Double(domain.count)),
-                    "last_blocked": .string(domain.lastBlocked.formatted(.iso8601)),
+                    "last_blocked": .string(domain.lastBlocked.iso8601),
                     "clients": .array(domain.clients.keys.sorted().map { ip in
                         ["ip": .string(ip), "name": domain.clients[ip]!.map(JSONValue.string) ?? .null]
                     }),

@@ -28,9 +28,9 @@ struct ManagedRule: Sendable, Equatable {
             "action": .string(rule.action),
             "origin": .string(rule.origin.description),
             "controller": .string(controller),
-            "restore_at": restore.map { .string($0.dueAt.formatted(.iso8601)) } ?? .null,
+            "restore_at": restore.map { .string($0.dueAt.iso8601) } ?? .null,
             "restore_to": restore?.restore["enabled"] ?? .null,
-            "read_at": readAt.map { .string($0.formatted(.iso8601)) } ?? .null,
+            "read_at": readAt.map { .string($0.iso8601) } ?? .null,
         ]
     }
 

@@ -28,7 +28,7 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             object[key] = .string("\(value)")
         }
-        object["ts"] = .string(Date().formatted(.iso8601))
+        object["ts"] = .string(Date().iso8601)
         object["level"] = .string(event.level.rawValue)
         object["label"] = .string(label)
         object["msg"] = .string("\(event.message)")
