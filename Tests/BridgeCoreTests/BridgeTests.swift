@@ -58,14 +58,7 @@ import Testing
     }
 
     @Test func badCommandsGetErrorsAndTheBridgeKeepsRunning() async throws {
-        let broker = try await TestBroker()
-        defer { broker.stop() }
-        let echo = EchoIntegration()
-        try await withRunningBridge(broker: broker, yaml: "bridge:\n  command_timeout: 1\n", integrations: [echo]) {
-            let observer = try await Observer(broker, subscribe: ["home/#"])
-            defer { Task { await observer.disconnect() } }
-            _ = try await observer.latest("home/echo/availability")
-
+        try await withEchoBridgeTimingOutAfterOneSecond { echo, observer in
             let malformed = try await observer.command("home/echo/echo", "{\"a\":")
             #expect(malformed["status"] == "error")
             #expect(malformed["error"]?.stringValue?.contains("JSON") == true)
@@ -94,13 +87,7 @@ import Testing
     /// A command's time limit cancels the task that runs its lane: the command waiting behind it
     /// must still run, in a task of its own, and not be taken for one refused at shutdown.
     @Test func aCommandWaitingBehindOneThatTimedOutStillRuns() async throws {
-        let broker = try await TestBroker()
-        defer { broker.stop() }
-        let echo = EchoIntegration()
-        try await withRunningBridge(broker: broker, yaml: "bridge:\n  command_timeout: 1\n", integrations: [echo]) {
-            let observer = try await Observer(broker, subscribe: ["home/#"])
-            defer { Task { await observer.disconnect() } }
-            _ = try await observer.latest("home/echo/availability")
+        try await withEchoBridgeTimingOutAfterOneSecond { echo, observer in
             async let first = observer.command("home/echo/slow")
             async let second = observer.command("home/echo/slow")
             for answer in try await [first, second] {
@@ -138,5 +125,19 @@ import Testing
         }
         #expect(echo.shutdowns == 1)
         _ = try await observer.latest("home/bridge/state") { $0 == "offline" }
+    }
+
+    /// A bridge with `EchoIntegration` and a command time limit of 1 s, and an observer of `home/#`
+    /// once the integration is online.
+    private func withEchoBridgeTimingOutAfterOneSecond(_ body: (EchoIntegration, Observer) async throws -> Void) async throws {
+        let broker = try await TestBroker()
+        defer { broker.stop() }
+        let echo = EchoIntegration()
+        try await withRunningBridge(broker: broker, yaml: "bridge:\n  command_timeout: 1\n", integrations: [echo]) {
+            let observer = try await Observer(broker, subscribe: ["home/#"])
+            defer { Task { await observer.disconnect() } }
+            _ = try await observer.latest("home/echo/availability")
+            try await body(echo, observer)
+        }
     }
 }
