@@ -28,7 +28,7 @@ extension HTTPClient {
         // cancellation handler could stop it: a poll cancelled at shutdown sent each of its
         // remaining reads, and the upstream could log them after the logout.
         try _Concurrency.Task.checkCancellation()
-        let request = try Request(url: url, method: method, headers: headers, body: body.map { .byteBuffer($0) })
+        let request = try ParsedRequests.request(method, url, headers: headers, body: body.map { .byteBuffer($0) })
         let task = execute(
             request: request, delegate: ResponseAccumulator(request: request, maxBodySize: maxBodySize),
             deadline: .now() + timeout.timeAmount)

@@ -21,6 +21,22 @@ import UpstreamHTTP
         }
     }
 
+    /// The URL's parse is kept between calls (`ParsedRequests`); the method, headers and body are
+    /// each call's own.
+    @Test func callsToOneURLKeepTheirOwnMethodHeadersAndBody() async throws {
+        try await withCollectingClient { client, base in
+            for (text, header) in [("first", "1"), ("second", "2"), ("third", "")] {
+                let response = try await client.collect(
+                    .POST, base + "/echo", headers: header.isEmpty ? [:] : ["X-Test": header], body: ByteBuffer(string: text),
+                    timeout: .seconds(5), maxBodySize: 1000)
+                #expect(String(buffer: response.body) == "POST " + text)
+                #expect(response.headers.first(name: "X-Echoed") == header)
+            }
+            let get = try await client.collect(.GET, base + "/echo", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+            #expect(get.status == .notFound)
+        }
+    }
+
     @Test func aBodyOverTheLimitIsRefused() async throws {
         try await withCollectingClient { client, base in
             await #expect(throws: (any Error).self) {
