@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// `Date.iso8601` writes what `formatted(.iso8601)` writes, which the payloads carried before.
-@Suite struct ISO8601TextTests {
+@Suite struct DateISO8601Tests {
     @Test(arguments: [
         0, 0.999, 59, 951_782_400 /* 2000-02-29 */, 951_868_799.5, 1_709_251_199 /* 2024-02-29T23:59:59 */,
         1_796_083_200 /* 2026-12-01 */, 4_107_542_400 /* 2100-03-01 */, 253_402_300_799.9 /* 9999-12-31T23:59:59 */,
