@@ -34,12 +34,14 @@ enum JSONText {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            // Byte order of the UTF-8 keys, as JSONEncoder's `.sortedKeys`.
-            for (position, member) in members.sorted(by: { precedes($0.key, $1.key) }).enumerated() {
+            // Byte order of the UTF-8 keys, as JSONEncoder's `.sortedKeys`. The members' positions
+            // are sorted, not the members: no value is copied and released to sort an object.
+            let keys = members.keys
+            for (position, index) in keys.indices.sorted(by: { precedes(keys[$0], keys[$1]) }).enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                write(member.key, to: &out)
+                write(keys[index], to: &out)
                 out.append(UInt8(ascii: ":"))
-                write(member.value, to: &out)
+                write(members.values[index], to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
