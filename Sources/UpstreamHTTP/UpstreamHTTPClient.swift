@@ -23,8 +23,8 @@ public enum UpstreamHTTPClient {
         // instead of being retried inside AsyncHTTPClient until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         // The bridge bootstraps no tracer: with the default no-op one, AsyncHTTPClient still made
-        // a span for every request, its name printed from the method through reflection, about
-        // 1 % of a command's instructions (issue 10).
+        // a span for every request, its name printed from the method through reflection: 4.5 % of
+        // a Pi-hole pause's instructions (issue 10, docs/benchmarks.md).
         configuration.tracing.tracer = nil
         if endpoint.isHTTPS {
             configuration.tlsConfiguration = try await tlsConfiguration(tls, endpoint: endpoint)
