@@ -59,8 +59,12 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        // Swift tasks on a NIO event loop: the bridge's and the simulators'.
+        .target(name: "EventLoopExecutor", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
+
         // What every upstream client shares: login backoff, Retry-After, TLS trust (CA, pin, insecure).
         .target(name: "UpstreamHTTP", dependencies: [
+            "EventLoopExecutor",
             "PlainText",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -131,11 +135,13 @@ let package = Package(
         // What the simulators share: a listener that can go down, come back and change its
         // certificate, the dropped-connection fault, and the requests they record for the tests.
         .target(name: "SimulatorSupport", dependencies: [
+            "EventLoopExecutor",
             "LoopbackSocket",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -213,7 +219,10 @@ let package = Package(
         ], path: "Sources/Benchmark"),
         .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkReport"]),
         .testTarget(name: "SimulatorSupportTests", dependencies: [
-            "SimulatorSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            "SimulatorSupport", "UpstreamHTTP",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
         .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),

@@ -80,6 +80,7 @@ public final class SimulatorListener<Responder: HTTPResponder>: Sendable where R
                 announce.yield(channel.localAddress?.port ?? 0)
                 announce.finish()
             },
+            eventLoopGroupProvider: .shared(SimulatorEventLoop.loop),
             logger: logger)
         // A graceful shutdown closes the idle keep-alive connections too, as an appliance going
         // down (or restarting with a new certificate) does; cancellation would leave them open.
@@ -89,7 +90,7 @@ public final class SimulatorListener<Responder: HTTPResponder>: Sendable where R
         let group = ServiceGroup(configuration: configuration)
         let (logger, name) = (self.logger, self.name)
         let failure = NIOLockedValueBox<(any Error)?>(nil)
-        let task = Task {
+        let task = Task(executorPreference: SimulatorEventLoop.taskExecutor) {
             do {
                 try await group.run()
             } catch {

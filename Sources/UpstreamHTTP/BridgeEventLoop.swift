@@ -1,3 +1,4 @@
+import EventLoopExecutor
 import NIOCore
 import NIOPosix
 
@@ -14,18 +15,4 @@ public enum BridgeEventLoop {
 
     /// For `withTaskExecutorPreference`: a task and the child tasks it starts run on `loop`.
     public static let taskExecutor = EventLoopTaskExecutor(loop)
-}
-
-/// Runs Swift tasks on a NIO event loop (SE-0417 task executor preference).
-public final class EventLoopTaskExecutor: TaskExecutor {
-    public let loop: any EventLoop
-
-    public init(_ loop: any EventLoop) {
-        self.loop = loop
-    }
-
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
 }

@@ -1,0 +1,35 @@
+import AsyncHTTPClient
+import Hummingbird
+import Logging
+import NIOPosix
+import SimulatorSupport
+import Testing
+import enum UpstreamHTTP.BridgeEventLoop
+
+@Suite struct SimulatorListenerTests {
+    /// The benchmark measures the bridge beside its simulators: they must not share its threads,
+    /// nor cross to a dispatch worker and back for every request.
+    @Test func aRequestIsHandledOnTheLoopThatReadItApartFromTheBridgesLoops() async throws {
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/where") { _, _ -> String in
+            guard let current = MultiThreadedEventLoopGroup.currentEventLoop else { return "a thread that is no event loop" }
+            if current === BridgeEventLoop.loop { return "the bridge's loop" }
+            if MultiThreadedEventLoopGroup.singleton.makeIterator().contains(where: { $0 === current }) { return "a loop the bridge may use" }
+            return "a loop of the simulators' own"
+        }
+        var logger = Logger(label: "SimulatorListenerTests")
+        logger.logLevel = .error
+        let listener = SimulatorListener(name: "test", responder: router.buildResponder(), logger: logger)
+        try await listener.start()
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let response = try await client.execute(HTTPClientRequest(url: "\(listener.baseURL)/where"), timeout: .seconds(10))
+            let body = String(buffer: try await response.body.collect(upTo: 1024))
+            #expect(body == "a loop of the simulators' own")
+        } catch {
+            Issue.record(error)
+        }
+        try await client.shutdown()
+        await listener.stop()
+    }
+}
