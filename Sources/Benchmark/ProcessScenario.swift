@@ -49,6 +49,7 @@ enum ProcessScenario {
                     for topic in topics { try await client.subscribe(topic) }
                     let config = try BridgeProcess.writeConfig(BenchmarkWorld.bridgeYAML(broker: broker, piHoles: piHoles, unifi: unifi, reef: reef))
                     var bridge: BridgeProcess?
+                    PageCache.evict(binary)
                     let start = ContinuousClock.now
                     let arrivals = try await client.firstArrivals(on: topics, timeout: .seconds(60)) {
                         bridge = try BridgeProcess(["run", "--config", config], environment: [
