@@ -17,21 +17,4 @@ public enum PageCache {
         fsync(descriptor)
         posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
     }
-
-    /// How many of `path`'s pages the page cache holds now (mincore), or nil if it cannot tell.
-    public static func residentPages(_ path: String) -> Int? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return nil }
-        let length = Int(status.st_size)
-        // Mapping a file reads none of it: mincore then reports the cache, not this mapping.
-        guard let mapping = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else { return nil }
-        defer { munmap(mapping, length) }
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        var resident = [UInt8](repeating: 0, count: (length + pageSize - 1) / pageSize)
-        guard mincore(mapping, length, &resident) == 0 else { return nil }
-        return resident.filter { $0 & 1 != 0 }.count
-    }
 }
