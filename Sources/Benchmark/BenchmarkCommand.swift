@@ -83,7 +83,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
             }
             let floor = BenchmarkResults.Floor(
                 brokerRoundTrip: try await FloorScenario.brokerRoundTrip(count: count, in: world),
-                httpRequest: try await FloorScenario.httpRequest(count: count, baseURL: world.piHoles["alpha"]!.baseURL))
+                httpRequest: try await FloorScenario.httpRequest(count: count, baseURL: world.piHoles["alpha"]!.baseURL),
+                relay: try await RelayScenario.measure(count: count, in: world))
             var throughput: [BenchmarkResults.Throughput] = []
             for inFlight in inFlightLevels {
                 throughput.append(await ThroughputScenario.measure(

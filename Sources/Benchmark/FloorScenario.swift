@@ -20,38 +20,59 @@ enum FloorScenario {
         return LatencySummary(samples)
     }
 
-    /// The pause's own call, `POST /api/dns/blocking` with `{"blocking":false,"timer":30}` and a
-    /// session id, `count` times on one kept-alive connection to the Pi-hole simulator, made as
-    /// the bridge makes it (an `UpstreamHTTPClient`, its connection on the bridge's event loop,
-    /// `collect` from a task that prefers that loop) with nothing of the bridge around it. Logs
-    /// in once and out after.
-    static func httpRequest(count: Int, baseURL: String, password: String = "correct horse") async throws -> LatencySummary? {
+    /// The pause's own call, `count` times on one kept-alive connection (`PauseCall`).
+    static func httpRequest(count: Int, baseURL: String) async throws -> LatencySummary? {
+        try await PauseCall.withSession(baseURL: baseURL) { call in
+            var samples: [Duration] = []
+            samples.reserveCapacity(count)
+            for round in 0..<(CommandLatencyScenario.warmUp + count) {
+                let start = ContinuousClock.now
+                try await call.make()
+                if round >= CommandLatencyScenario.warmUp { samples.append(ContinuousClock.now - start) }
+            }
+            return LatencySummary(samples)
+        }
+    }
+}
+
+/// The pause's own call, `POST /api/dns/blocking` with `{"blocking":false,"timer":30}` and a
+/// session id, to a Pi-hole simulator, made as the bridge makes it (an `UpstreamHTTPClient`, its
+/// connection on the bridge's event loop, `collect` from a task that prefers that loop) with
+/// nothing of the bridge around it.
+struct PauseCall: Sendable {
+    private let http: HTTPClient
+    private let url: String
+    private let headers: HTTPHeaders
+    private static let body = ByteBuffer(bytes: JSONValue.object(["blocking": false, "timer": 30]).encoded())
+
+    /// Runs `body` on the bridge's event loop with a client logged in to the simulator at
+    /// `baseURL`; logs out and shuts the client down after.
+    static func withSession<T: Sendable>(
+        baseURL: String, password: String = "correct horse", _ body: @Sendable (PauseCall) async throws -> T
+    ) async throws -> T {
         let http = try await UpstreamHTTPClient.make(baseURL: baseURL, tls: .system, requestTimeout: .seconds(10))
         do {
-            let samples = try await withTaskExecutorPreference(BridgeEventLoop.taskExecutor) {
+            let result = try await withTaskExecutorPreference(BridgeEventLoop.taskExecutor) {
                 let sid = try await logIn(http, baseURL: baseURL, password: password)
-                // The headers and the body the Pi-hole client sends.
+                // The headers the Pi-hole client sends.
                 let headers: HTTPHeaders = ["Accept": "application/json", "X-FTL-SID": sid, "Content-Type": "application/json"]
-                let pause = ByteBuffer(bytes: JSONValue.object(["blocking": false, "timer": 30]).encoded())
-                var samples: [Duration] = []
-                samples.reserveCapacity(count)
-                for round in 0..<(CommandLatencyScenario.warmUp + count) {
-                    let start = ContinuousClock.now
-                    let response = try await http.collect(
-                        .POST, baseURL + "/api/dns/blocking", headers: headers, body: pause, timeout: .seconds(10), maxBodySize: 1 << 16)
-                    let elapsed = ContinuousClock.now - start
-                    guard response.status == .ok else { throw FloorError("POST /api/dns/blocking answered \(response.status)") }
-                    if round >= CommandLatencyScenario.warmUp { samples.append(elapsed) }
-                }
-                _ = try? await http.collect(.DELETE, baseURL + "/api/auth", headers: ["X-FTL-SID": sid], body: nil, timeout: .seconds(10), maxBodySize: 1 << 16)
-                return samples
+                let result = try await body(PauseCall(http: http, url: baseURL + "/api/dns/blocking", headers: headers))
+                _ = try? await http.collect(
+                    .DELETE, baseURL + "/api/auth", headers: ["X-FTL-SID": sid], body: nil, timeout: .seconds(10), maxBodySize: 1 << 16)
+                return result
             }
             try await http.shutdown()
-            return LatencySummary(samples)
+            return result
         } catch {
             try? await http.shutdown()
             throw error
         }
+    }
+
+    /// One call, until its body is read; throws unless it answered 200.
+    func make() async throws {
+        let response = try await http.collect(.POST, url, headers: headers, body: Self.body, timeout: .seconds(10), maxBodySize: 1 << 16)
+        guard response.status == .ok else { throw FloorError("POST /api/dns/blocking answered \(response.status)") }
     }
 
     private static func logIn(_ http: HTTPClient, baseURL: String, password: String) async throws -> String {

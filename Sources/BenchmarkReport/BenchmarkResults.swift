@@ -58,12 +58,17 @@ public struct BenchmarkResults: Sendable, Equatable {
     public struct Floor: Sendable, Equatable {
         /// Publish → the same client's subscription: one pass through the broker.
         public let brokerRoundTrip: LatencySummary?
-        /// `GET /api/dns/blocking` on a kept-alive connection to the same Pi-hole simulator.
+        /// The pause's own `POST /api/dns/blocking` on a kept-alive connection to the same Pi-hole
+        /// simulator.
         public let httpRequest: LatencySummary?
+        /// Not part of the floor: a bare relay of the bridge's own parts (its MQTT client and its
+        /// HTTP client on its event loop, nothing else) making that call per command.
+        public let relay: LatencySummary?
 
-        public init(brokerRoundTrip: LatencySummary?, httpRequest: LatencySummary?) {
+        public init(brokerRoundTrip: LatencySummary?, httpRequest: LatencySummary?, relay: LatencySummary? = nil) {
             self.brokerRoundTrip = brokerRoundTrip
             self.httpRequest = httpRequest
+            self.relay = relay
         }
 
         /// A command passes the broker twice (command in, answer out) and makes one API call.
@@ -134,6 +139,19 @@ public struct BenchmarkResults: Sendable, Equatable {
     public var bridgeOverFloorP50: Double? {
         guard let bridge = piHolePause?.latency?.p50, let floor = floor.p50, floor > 0 else { return nil }
         return bridge / floor
+    }
+
+    /// The bare relay's p50 above the floor's: what putting the parts together costs, before any
+    /// of the bridge's own code.
+    public var relayAddedP50: Double? {
+        guard let relay = floor.relay?.p50, let floor = floor.p50 else { return nil }
+        return relay - floor
+    }
+
+    /// The Pi-hole pause's p50 above the bare relay's: what the bridge's own code costs.
+    public var addedOverRelayP50: Double? {
+        guard let bridge = piHolePause?.latency?.p50, let relay = floor.relay?.p50 else { return nil }
+        return bridge - relay
     }
 
     /// The command the floor is measured for: one call to the same simulator's endpoint.

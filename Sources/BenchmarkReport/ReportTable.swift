@@ -15,8 +15,12 @@ public enum ReportTable {
         if let floor = results.floor.p50 {
             lines.append("floor p50 (2 × broker + HTTP): \(format(floor)) ms")
         }
+        lines.append(latencyRow("relay: the bridge's parts only", results.floor.relay))
         if let added = results.addedLatencyP50, let ratio = results.bridgeOverFloorP50 {
             lines.append("bridge adds at p50: \(format(added)) ms; bridge / floor: \(format(ratio, digits: 2))")
+        }
+        if let parts = results.relayAddedP50, let own = results.addedOverRelayP50 {
+            lines.append("  the parts (relay - floor): \(format(parts)) ms; the bridge's own code (pause - relay): \(format(own)) ms")
         }
         lines.append(latencyRow("freshness: resumed → enabled", results.freshness))
         lines.append("")

@@ -3,13 +3,15 @@ import Testing
 
 @Suite struct BenchmarkResultsTests {
     static func results(
-        pause p50: Double, broker: Double, http: Double, throughput: [BenchmarkResults.Throughput] = [level(8, perSecond: 200)],
-        process: ProcessFootprint? = nil
+        pause p50: Double, broker: Double, http: Double, relay: Double? = nil,
+        throughput: [BenchmarkResults.Throughput] = [level(8, perSecond: 200)], process: ProcessFootprint? = nil
     ) -> BenchmarkResults {
         BenchmarkResults(
             build: "debug", commandsPerKind: 1,
             commandLatency: [.init(kind: BenchmarkResults.piHolePauseKind, latency: LatencySummary(milliseconds: [p50]), failures: 0)],
-            floor: .init(brokerRoundTrip: LatencySummary(milliseconds: [broker]), httpRequest: LatencySummary(milliseconds: [http])),
+            floor: .init(
+                brokerRoundTrip: LatencySummary(milliseconds: [broker]), httpRequest: LatencySummary(milliseconds: [http]),
+                relay: relay.flatMap { LatencySummary(milliseconds: [$0]) }),
             throughput: throughput,
             footprint: .init(residentKiBAfterStart: 2048, residentKiBAfterCommands: nil, strippedBinaryBytes: nil), process: process)
     }
@@ -24,6 +26,27 @@ import Testing
         #expect(results.floor.p50 == 1.0)
         #expect(results.addedLatencyP50 == 0.5)
         #expect(results.bridgeOverFloorP50 == 1.5)
+    }
+
+    @Test func theBareRelaySplitsWhatTheBridgeAddsIntoItsPartsAndItsOwnCode() {
+        let results = Self.results(pause: 1.5, broker: 0.25, http: 0.5, relay: 1.375)
+        #expect(results.relayAddedP50 == 0.375)
+        #expect(results.addedOverRelayP50 == 0.125)
+        #expect(results.addedLatencyP50 == 0.5)
+        let table = ReportTable.render(results)
+        #expect(table.contains("relay: the bridge's parts only       1    1.375"))
+        #expect(table.contains("the parts (relay - floor): 0.375 ms; the bridge's own code (pause - relay): 0.125 ms"))
+        let line = ReportJSONLine.render(results, commit: nil)
+        #expect(line.contains(#""relay":{"max":1.375,"n":1,"p50":1.375"#))
+        #expect(line.contains(#""relay_added_p50_ms":0.375"#))
+        #expect(line.contains(#""added_over_relay_p50_ms":0.125"#))
+    }
+
+    @Test func withoutARelayThereIsNoSplit() {
+        let results = Self.results(pause: 1.5, broker: 0.25, http: 0.5)
+        #expect(results.relayAddedP50 == nil)
+        #expect(results.addedOverRelayP50 == nil)
+        #expect(!ReportTable.render(results).contains("the parts"))
     }
 
     @Test func throughputCountsEveryAnswer() {
