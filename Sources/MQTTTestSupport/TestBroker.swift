@@ -96,6 +96,19 @@ public final class TestBroker: Sendable {
         throw lastError ?? TestSupportError("could not restart mosquitto on port \(port)")
     }
 
+    /// The broker's log once it shows the end of `clientID`'s connection: after a DISCONNECT
+    /// ("Client … disconnected."), or without one ("… closed its connection.", a socket error).
+    /// A client's `disconnect()` returns when its socket is closed, which can be before the
+    /// broker has read what came last on it.
+    public func logAfterConnectionEnd(of clientID: String, timeout: Duration = .seconds(5)) async throws -> String {
+        let ends = ["Client \(clientID) disconnected.", "Client \(clientID) closed its connection.", "Socket error on client \(clientID),"]
+        try await waitUntil("the broker to log the end of \(clientID)'s connection", timeout: timeout) {
+            let log = log()
+            return ends.contains { log.contains($0) }
+        }
+        return log()
+    }
+
     /// The broker's log so far (all restarts), for failure messages.
     public func log() -> String {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

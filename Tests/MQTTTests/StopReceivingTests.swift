@@ -35,7 +35,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(200))
             #expect(stopping.messagesReceived == 1, "read after it stopped receiving")
             await stopping.disconnect()
-            #expect(broker.log().contains("Received DISCONNECT from \(id)"), "no clean DISCONNECT")
+            #expect(try await broker.logAfterConnectionEnd(of: id).contains("Received DISCONNECT from \(id)"), "no clean DISCONNECT")
 
             stopping = try makeClient(broker, id, configure: persistent)
             let resumed = MessageRecorder(stopping.messages)
