@@ -73,18 +73,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
         let (count, inFlightLevels) = plan
         let inProcess = try await BenchmarkWorld.run { world in
             let residentAfterStart = Footprint.residentKiB()
-            var latency: [BenchmarkResults.CommandLatency] = []
+            let (pause, floor) = try await BesideTheFloor.measure(count: count, in: world)
+            var latency = [pause]
             for (kind, target) in [
-                (BenchmarkResults.piHolePauseKind, BridgeCommand.Target.piHole("alpha")),
-                (BenchmarkResults.unifiRuleSetKind, .rule("downtime-emma")),
+                (BenchmarkResults.unifiRuleSetKind, BridgeCommand.Target.rule("downtime-emma")),
                 (BenchmarkResults.reefOutletSetKind, .outlet("return-pump")),
             ] {
                 latency.append(try await CommandLatencyScenario.measure(kind, count: count, at: target, in: world))
             }
-            let floor = BenchmarkResults.Floor(
-                brokerRoundTrip: try await FloorScenario.brokerRoundTrip(count: count, in: world),
-                httpRequest: try await FloorScenario.httpRequest(count: count, baseURL: world.piHoles["alpha"]!.baseURL),
-                relay: try await RelayScenario.measure(count: count, in: world))
             var throughput: [BenchmarkResults.Throughput] = []
             for inFlight in inFlightLevels {
                 throughput.append(await ThroughputScenario.measure(

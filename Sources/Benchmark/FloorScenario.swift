@@ -6,32 +6,30 @@ import NIOHTTP1
 import UpstreamHTTP
 
 /// The floor under a command, in the same run: what the broker and the upstream cost without
-/// the bridge.
+/// the bridge, measured in blocks beside the pause (`BesideTheFloor`).
 enum FloorScenario {
-    /// Publish → the measuring client's own subscription, `count` times one at a time.
-    static func brokerRoundTrip(count: Int, in world: BenchmarkWorld) async throws -> LatencySummary? {
+    /// Publish → the measuring client's own subscription, `rounds` one at a time (each round a
+    /// topic of its own).
+    static func brokerRoundTrips(_ rounds: Range<Int>, in world: BenchmarkWorld) async throws -> [Duration] {
         var samples: [Duration] = []
-        samples.reserveCapacity(count)
-        for round in 0..<(CommandLatencyScenario.warmUp + count) {
+        samples.reserveCapacity(rounds.count)
+        for round in rounds {
             let topic = "\(BenchmarkWorld.echoTopic)/\(round)"
-            let (elapsed, _) = try await world.client.roundTrip(publishing: "30", to: topic, answeredOn: topic, timeout: .seconds(10))
-            if round >= CommandLatencyScenario.warmUp { samples.append(elapsed) }
+            samples.append(try await world.client.roundTrip(publishing: "30", to: topic, answeredOn: topic, timeout: .seconds(10)).elapsed)
         }
-        return LatencySummary(samples)
+        return samples
     }
 
     /// The pause's own call, `count` times on one kept-alive connection (`PauseCall`).
-    static func httpRequest(count: Int, baseURL: String) async throws -> LatencySummary? {
-        try await PauseCall.withSession(baseURL: baseURL) { call in
-            var samples: [Duration] = []
-            samples.reserveCapacity(count)
-            for round in 0..<(CommandLatencyScenario.warmUp + count) {
-                let start = ContinuousClock.now
-                try await call.make()
-                if round >= CommandLatencyScenario.warmUp { samples.append(ContinuousClock.now - start) }
-            }
-            return LatencySummary(samples)
+    static func httpRequests(_ count: Int, through call: PauseCall) async throws -> [Duration] {
+        var samples: [Duration] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = ContinuousClock.now
+            try await call.make()
+            samples.append(ContinuousClock.now - start)
         }
+        return samples
     }
 }
 

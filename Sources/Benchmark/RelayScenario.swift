@@ -13,37 +13,46 @@ import UpstreamHTTP
 /// together costs on this machine (libmosquitto's thread to the loop and back, its reads and
 /// acknowledgements), and the pause over the relay is what the bridge's own code costs.
 enum RelayScenario {
-    static let commandTopic = "bench/relay"
+    /// Every command the relay is sent.
+    static let command = BridgeCommand(topic: "bench/relay", payload: "30")
 
-    static func measure(count: Int, in world: BenchmarkWorld) async throws -> LatencySummary? {
+    /// Runs `body` while the relay answers on `command`'s topic, from a task without the loop's
+    /// preference (where the measuring client runs in the other scenarios). The relay is
+    /// connected, subscribed and logged in before, so one that cannot start fails at once.
+    static func running<T: Sendable>(in world: BenchmarkWorld, _ body: @Sendable @escaping () async throws -> T) async throws -> T {
         let mqtt = try MQTTClient(
             configuration: MQTTConfiguration(clientID: uniqueClientID("relay"), host: world.broker.host, port: world.broker.port),
             logger: testLogger("bench-relay"))
         try await mqtt.connect(timeout: .seconds(10))
-        let latency: BenchmarkResults.CommandLatency
         do {
-            try await mqtt.subscribe(commandTopic, qos: .atLeastOnce)
-            // Logged in before the first command: a relay that cannot log in fails the run at once.
-            latency = try await PauseCall.withSession(baseURL: world.piHoles["alpha"]!.baseURL) { call in
+            try await mqtt.subscribe(command.topic, qos: .atLeastOnce)
+            let result = try await PauseCall.withSession(baseURL: world.piHoles["alpha"]!.baseURL) { call in
                 await withTaskGroup(of: Void.self) { relay in
                     // Inherits the session's preference: the messages are read on the bridge's loop.
                     relay.addTask { await Self.relay(mqtt, through: call) }
-                    // The measuring client's side runs where it runs for the other scenarios.
-                    let latency = await withTaskExecutorPreference(globalConcurrentExecutor) {
-                        await CommandLatencyScenario.measure("relay", count: count, in: world) { _ in
-                            BridgeCommand(topic: commandTopic, payload: "30")
-                        }
+                    let result: Result<T, any Error>
+                    do {
+                        result = .success(try await withTaskExecutorPreference(globalConcurrentExecutor) { try await body() })
+                    } catch {
+                        result = .failure(error)
                     }
+                    // Ends the relay's reading, so that the group can end.
                     await mqtt.disconnect()
-                    return latency
+                    return result
                 }
             }
+            return try result.get()
         } catch {
             await mqtt.disconnect()
             throw error
         }
-        guard latency.failures == 0 else { throw FloorError("the relay failed or lost \(latency.failures) commands") }
-        return latency.latency
+    }
+
+    /// `rounds` to the relay, one at a time; throws if one failed or was lost.
+    static func samples(_ rounds: Range<Int>, in world: BenchmarkWorld) async throws -> [Duration] {
+        let samples = await CommandLatencyScenario.samples(rounds, in: world) { _ in command }
+        guard samples.failures == 0 else { throw FloorError("the relay failed or lost \(samples.failures) commands") }
+        return samples.answers
     }
 
     /// Every command: the call, then `{"status":"ok"}` (`"error"` if the call failed) on its
