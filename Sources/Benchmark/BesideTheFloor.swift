@@ -1,9 +1,10 @@
 import BenchmarkReport
 
-/// The Pi-hole pause, the floor and the bare relay, measured in turns: a block of each, then the
-/// next block of each, `turns` times. What the bridge adds is a difference of figures taken
-/// seconds apart; measured one after the other, a change in the machine's pace between them fell
-/// on one figure only (the floor moved more from run to run than the pause did).
+/// The Pi-hole pause, the floor (alternated, and its parts back to back) and the bare relay,
+/// measured in turns: a block of each, then the next block of each, `turns` times. What the
+/// bridge adds is a difference of figures taken seconds apart; measured one after the other, a
+/// change in the machine's pace between them fell on one figure only (the floor moved more from
+/// run to run than the pause did).
 enum BesideTheFloor {
     static let turns = 10
 
@@ -25,6 +26,7 @@ enum BesideTheFloor {
 
                 var pauses = CommandLatencyScenario.Samples()
                 var roundTrips: [Duration] = [], calls: [Duration] = [], relayed: [Duration] = []
+                var alternatedTrips: [Duration] = [], alternatedCalls: [Duration] = []
                 for block in Turns.blocks(of: CommandLatencyScenario.measured(count), turns: turns) {
                     let (pauseBlock, roundTripBlock) = try await withTaskExecutorPreference(globalConcurrentExecutor) {
                         (try await CommandLatencyScenario.samples(block, at: pause, in: world),
@@ -36,9 +38,14 @@ enum BesideTheFloor {
                     relayed += try await withTaskExecutorPreference(globalConcurrentExecutor) {
                         try await RelayScenario.samples(block, in: world)
                     }
+                    let alternated = try await FloorScenario.alternated(block, in: world, through: call)
+                    alternatedTrips += alternated.roundTrips
+                    alternatedCalls += alternated.calls
                 }
                 let floor = BenchmarkResults.Floor(
-                    brokerRoundTrip: LatencySummary(roundTrips), httpRequest: LatencySummary(calls), relay: LatencySummary(relayed))
+                    alternated: .init(brokerRoundTrip: LatencySummary(alternatedTrips), httpRequest: LatencySummary(alternatedCalls)),
+                    backToBack: .init(brokerRoundTrip: LatencySummary(roundTrips), httpRequest: LatencySummary(calls)),
+                    relay: LatencySummary(relayed))
                 return (pauses.summary(BenchmarkResults.piHolePauseKind), floor)
             }
         }

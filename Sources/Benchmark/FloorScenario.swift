@@ -8,13 +8,30 @@ import UpstreamHTTP
 /// The floor under a command, in the same run: what the broker and the upstream cost without
 /// the bridge, measured in blocks beside the pause (`BesideTheFloor`).
 enum FloorScenario {
+    /// A broker round trip, then the pause's call, `rounds` times: the floor's parts as a command
+    /// meets them (its command's pass, its call, its answer's pass), each after the other part.
+    /// Called with the loop's preference, which the call needs; the round trips go out from
+    /// Swift's global executor, as the measuring client's always do.
+    static func alternated(_ rounds: Range<Int>, in world: BenchmarkWorld, through call: PauseCall) async throws
+        -> (roundTrips: [Duration], calls: [Duration])
+    {
+        var roundTrips: [Duration] = [], calls: [Duration] = []
+        for round in rounds {
+            roundTrips += try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                try await brokerRoundTrips(round..<round + 1, in: world, under: "alternated")
+            }
+            calls += try await httpRequests(1, through: call)
+        }
+        return (roundTrips, calls)
+    }
+
     /// Publish → the measuring client's own subscription, `rounds` one at a time (each round a
-    /// topic of its own).
-    static func brokerRoundTrips(_ rounds: Range<Int>, in world: BenchmarkWorld) async throws -> [Duration] {
+    /// topic of its own, below `prefix` if given).
+    static func brokerRoundTrips(_ rounds: Range<Int>, in world: BenchmarkWorld, under prefix: String? = nil) async throws -> [Duration] {
         var samples: [Duration] = []
         samples.reserveCapacity(rounds.count)
         for round in rounds {
-            let topic = "\(BenchmarkWorld.echoTopic)/\(round)"
+            let topic = [BenchmarkWorld.echoTopic, prefix, "\(round)"].compactMap { $0 }.joined(separator: "/")
             samples.append(try await world.client.roundTrip(publishing: "30", to: topic, answeredOn: topic, timeout: .seconds(10)).elapsed)
         }
         return samples

@@ -56,19 +56,37 @@ public struct BenchmarkResults: Sendable, Equatable {
 
     /// The cheapest way to do what a command does, measured in the same run.
     public struct Floor: Sendable, Equatable {
+        /// The floor: its two parts alternated, a round trip then a call, as a command meets them.
+        public let alternated: FloorParts
+        /// The same parts, each measured many times back to back (the floor until the eleventh
+        /// round): each then finds the caches and the threads the one before left warm, as no
+        /// command does. A relay with none of the bridge's code comes no nearer to it than to the
+        /// alternated floor (docs/benchmarks.md, "The eleventh round").
+        public let backToBack: FloorParts
+        /// Not part of the floor: a bare relay of the bridge's own parts (its MQTT client and its
+        /// HTTP client on its event loop, nothing else) making that call per command.
+        public let relay: LatencySummary?
+
+        public init(alternated: FloorParts, backToBack: FloorParts = FloorParts(), relay: LatencySummary? = nil) {
+            self.alternated = alternated
+            self.backToBack = backToBack
+            self.relay = relay
+        }
+
+        public var p50: Double? { alternated.p50 }
+    }
+
+    /// What the floor is made of.
+    public struct FloorParts: Sendable, Equatable {
         /// Publish → the same client's subscription: one pass through the broker.
         public let brokerRoundTrip: LatencySummary?
         /// The pause's own `POST /api/dns/blocking` on a kept-alive connection to the same Pi-hole
         /// simulator.
         public let httpRequest: LatencySummary?
-        /// Not part of the floor: a bare relay of the bridge's own parts (its MQTT client and its
-        /// HTTP client on its event loop, nothing else) making that call per command.
-        public let relay: LatencySummary?
 
-        public init(brokerRoundTrip: LatencySummary?, httpRequest: LatencySummary?, relay: LatencySummary? = nil) {
+        public init(brokerRoundTrip: LatencySummary? = nil, httpRequest: LatencySummary? = nil) {
             self.brokerRoundTrip = brokerRoundTrip
             self.httpRequest = httpRequest
-            self.relay = relay
         }
 
         /// A command passes the broker twice (command in, answer out) and makes one API call.
@@ -130,14 +148,22 @@ public struct BenchmarkResults: Sendable, Equatable {
     }
 
     /// The Pi-hole pause's p50 above the floor's, in milliseconds: what the bridge adds.
-    public var addedLatencyP50: Double? {
-        guard let bridge = piHolePause?.latency?.p50, let floor = floor.p50 else { return nil }
+    public var addedLatencyP50: Double? { added(over: floor.alternated) }
+
+    /// The Pi-hole pause's p50 over the floor's.
+    public var bridgeOverFloorP50: Double? { ratio(over: floor.alternated) }
+
+    /// The same two against the floor measured back to back, as every round before the eleventh.
+    public var addedOverBackToBackFloorP50: Double? { added(over: floor.backToBack) }
+    public var bridgeOverBackToBackFloorP50: Double? { ratio(over: floor.backToBack) }
+
+    private func added(over parts: FloorParts) -> Double? {
+        guard let bridge = piHolePause?.latency?.p50, let floor = parts.p50 else { return nil }
         return bridge - floor
     }
 
-    /// The Pi-hole pause's p50 over the floor's.
-    public var bridgeOverFloorP50: Double? {
-        guard let bridge = piHolePause?.latency?.p50, let floor = floor.p50, floor > 0 else { return nil }
+    private func ratio(over parts: FloorParts) -> Double? {
+        guard let bridge = piHolePause?.latency?.p50, let floor = parts.p50, floor > 0 else { return nil }
         return bridge / floor
     }
 

@@ -25,13 +25,11 @@ public enum ReportJSONLine {
             "build": .string(results.build),
             "commands_per_kind": .number(Double(results.commandsPerKind)),
             "command_latency_ms": .object(kinds),
-            "floor_ms": [
-                "broker_round_trip": latency(results.floor.brokerRoundTrip),
-                "http_request": latency(results.floor.httpRequest),
-                "p50": number(results.floor.p50),
-                "relay": latency(results.floor.relay),
-            ],
+            "floor_ms": floor(results.floor.alternated)
+                .setting("back_to_back", floor(results.floor.backToBack)).setting("relay", latency(results.floor.relay)),
             "added_latency_p50_ms": number(results.addedLatencyP50),
+            "added_over_back_to_back_floor_p50_ms": number(results.addedOverBackToBackFloorP50),
+            "bridge_over_back_to_back_floor_p50": number(results.bridgeOverBackToBackFloorP50),
             "relay_added_p50_ms": number(results.relayAddedP50),
             "added_over_relay_p50_ms": number(results.addedOverRelayP50),
             "bridge_over_floor_p50": number(results.bridgeOverFloorP50),
@@ -47,6 +45,10 @@ public enum ReportJSONLine {
             "scale": results.scale?.json ?? .null,
         ]
         return document.encodedString()
+    }
+
+    static func floor(_ parts: BenchmarkResults.FloorParts) -> JSONValue {
+        ["broker_round_trip": latency(parts.brokerRoundTrip), "http_request": latency(parts.httpRequest), "p50": number(parts.p50)]
     }
 
     static func process(_ process: ProcessFootprint?) -> JSONValue {

@@ -10,14 +10,19 @@ public enum ReportTable {
             if let upstreamCall = command.upstreamCall { lines.append(latencyRow("  → upstream call received", upstreamCall)) }
             if let state = command.state { lines.append(latencyRow("  → new state arrived", state)) }
         }
-        lines.append(latencyRow("floor: broker round trip", results.floor.brokerRoundTrip))
-        lines.append(latencyRow("floor: HTTP POST, kept alive", results.floor.httpRequest))
+        lines.append(latencyRow("floor: broker round trip", results.floor.alternated.brokerRoundTrip))
+        lines.append(latencyRow("floor: HTTP POST, kept alive", results.floor.alternated.httpRequest))
         if let floor = results.floor.p50 {
-            lines.append("floor p50 (2 × broker + HTTP): \(format(floor)) ms")
+            lines.append("floor p50 (2 × broker + HTTP, alternated as in a command): \(format(floor)) ms")
         }
+        lines.append(latencyRow("  round trip, back to back", results.floor.backToBack.brokerRoundTrip))
+        lines.append(latencyRow("  HTTP POST, back to back", results.floor.backToBack.httpRequest))
         lines.append(latencyRow("relay: the bridge's parts only", results.floor.relay))
         if let added = results.addedLatencyP50, let ratio = results.bridgeOverFloorP50 {
             lines.append("bridge adds at p50: \(format(added)) ms; bridge / floor: \(format(ratio, digits: 2))")
+        }
+        if let added = results.addedOverBackToBackFloorP50, let ratio = results.bridgeOverBackToBackFloorP50 {
+            lines.append("  over the floor back to back: \(format(added)) ms; bridge / floor: \(format(ratio, digits: 2))")
         }
         if let parts = results.relayAddedP50, let own = results.addedOverRelayP50 {
             lines.append("  the parts (relay - floor): \(format(parts)) ms; the bridge's own code (pause - relay): \(format(own)) ms")

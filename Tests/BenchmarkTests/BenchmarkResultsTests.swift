@@ -3,17 +3,21 @@ import Testing
 
 @Suite struct BenchmarkResultsTests {
     static func results(
-        pause p50: Double, broker: Double, http: Double, relay: Double? = nil,
+        pause p50: Double, broker: Double, http: Double, relay: Double? = nil, backToBack: (broker: Double, http: Double)? = nil,
         throughput: [BenchmarkResults.Throughput] = [level(8, perSecond: 200)], process: ProcessFootprint? = nil
     ) -> BenchmarkResults {
         BenchmarkResults(
             build: "debug", commandsPerKind: 1,
             commandLatency: [.init(kind: BenchmarkResults.piHolePauseKind, latency: LatencySummary(milliseconds: [p50]), failures: 0)],
             floor: .init(
-                brokerRoundTrip: LatencySummary(milliseconds: [broker]), httpRequest: LatencySummary(milliseconds: [http]),
+                alternated: parts(broker, http), backToBack: backToBack.map { parts($0.broker, $0.http) } ?? .init(),
                 relay: relay.flatMap { LatencySummary(milliseconds: [$0]) }),
             throughput: throughput,
             footprint: .init(residentKiBAfterStart: 2048, residentKiBAfterCommands: nil, strippedBinaryBytes: nil), process: process)
+    }
+
+    static func parts(_ broker: Double, _ http: Double) -> BenchmarkResults.FloorParts {
+        .init(brokerRoundTrip: LatencySummary(milliseconds: [broker]), httpRequest: LatencySummary(milliseconds: [http]))
     }
 
     /// 100 commands answered (one of them with an error) at `perSecond`.
@@ -26,6 +30,27 @@ import Testing
         #expect(results.floor.p50 == 1.0)
         #expect(results.addedLatencyP50 == 0.5)
         #expect(results.bridgeOverFloorP50 == 1.5)
+    }
+
+    @Test func theFloorIsItsPartsAlternatedAndTheirFiguresBackToBackStandBeside() {
+        let results = Self.results(pause: 1.5, broker: 0.25, http: 0.5, backToBack: (broker: 0.125, http: 0.25))
+        #expect(results.floor.p50 == 1.0)
+        #expect(results.addedLatencyP50 == 0.5)
+        #expect(results.bridgeOverFloorP50 == 1.5)
+        #expect(results.addedOverBackToBackFloorP50 == 1.0)
+        #expect(results.bridgeOverBackToBackFloorP50 == 3.0)
+        let table = ReportTable.render(results)
+        #expect(table.contains("floor: broker round trip             1    0.250"))
+        #expect(table.contains("floor p50 (2 × broker + HTTP, alternated as in a command): 1.000 ms"))
+        #expect(table.contains("  round trip, back to back           1    0.125"))
+        #expect(table.contains("  HTTP POST, back to back            1    0.250"))
+        #expect(table.contains("bridge adds at p50: 0.500 ms; bridge / floor: 1.50"))
+        #expect(table.contains("  over the floor back to back: 1.000 ms; bridge / floor: 3.00"))
+        let line = ReportJSONLine.render(results, commit: nil)
+        #expect(line.contains(#""floor_ms":{"back_to_back":{"broker_round_trip":{"max":0.125,"#))
+        #expect(line.contains(#""p50":0.5},"broker_round_trip":{"max":0.25,"#))
+        #expect(line.contains(#""added_latency_p50_ms":0.5,"added_over_back_to_back_floor_p50_ms":1,"#))
+        #expect(line.contains(#""bridge_over_back_to_back_floor_p50":3,"#))
     }
 
     @Test func theBareRelaySplitsWhatTheBridgeAddsIntoItsPartsAndItsOwnCode() {
@@ -73,7 +98,7 @@ import Testing
             upstreamCall: LatencySummary(milliseconds: [0.25]), state: LatencySummary(milliseconds: [0.75]))
         let results = BenchmarkResults(
             build: "debug", commandsPerKind: 1, commandLatency: [stages],
-            floor: .init(brokerRoundTrip: nil, httpRequest: nil), throughput: [],
+            floor: .init(alternated: .init()), throughput: [],
             footprint: .init(residentKiBAfterStart: nil, residentKiBAfterCommands: nil, strippedBinaryBytes: nil))
         let table = ReportTable.render(results)
         #expect(table.contains("  → upstream call received           1    0.250"))

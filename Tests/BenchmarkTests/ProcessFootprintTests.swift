@@ -62,7 +62,7 @@ import Testing
             pollCycle: ["unifi": LatencySummary(milliseconds: [40])!],
             commandLatency: [.init(kind: BenchmarkResults.reefOutletSetKind, latency: LatencySummary(milliseconds: [2]), failures: 1)])
         let results = BenchmarkResults(
-            build: "release", commandsPerKind: 1, commandLatency: [], floor: .init(brokerRoundTrip: nil, httpRequest: nil),
+            build: "release", commandsPerKind: 1, commandLatency: [], floor: .init(alternated: .init()),
             throughput: [], footprint: .init(residentKiBAfterStart: nil, residentKiBAfterCommands: nil, strippedBinaryBytes: nil),
             scale: scale)
         let table = ReportTable.render(results)
