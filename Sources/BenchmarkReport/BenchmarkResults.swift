@@ -60,8 +60,8 @@ public struct BenchmarkResults: Sendable, Equatable {
         public let alternated: FloorParts
         /// The same parts, each measured many times back to back (the floor until the eleventh
         /// round): each then finds the caches and the threads the one before left warm, as no
-        /// command does. A relay with none of the bridge's code comes no nearer to it than to the
-        /// alternated floor (docs/benchmarks.md, "The eleventh round").
+        /// command does. A relay with none of the bridge's code stands at the alternated floor and
+        /// 1.5 times above this one (docs/benchmarks.md, "The eleventh round").
         public let backToBack: FloorParts
         /// Not part of the floor: a bare relay of the bridge's own parts (its MQTT client and its
         /// HTTP client on its event loop, nothing else) making that call per command.

@@ -14,6 +14,8 @@ public struct PublishScope<Part: Hashable & Sendable>: Sendable, Equatable {
     /// What a publish covers when asked for `self` and, before it went out, for `other`.
     public func adding(_ other: PublishScope) -> PublishScope {
         guard let parts, let more = other.parts else { return .wholeState }
+        // Nothing asked since the last publish, as after most commands: no set made anew.
+        if parts.isEmpty { return other }
         return PublishScope(parts: parts.union(more))
     }
 }

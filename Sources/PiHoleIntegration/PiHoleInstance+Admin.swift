@@ -19,7 +19,7 @@ extension PiHoleInstance {
         markAvailable()
         if var groups = snapshot.details.groups, let index = groups.firstIndex(where: { $0.name == name }) {
             groups[index] = group
-            snapshot.details.groups = groups
+            updateSnapshot { $0.details.groups = groups }
         }
         return group
     }

@@ -70,19 +70,22 @@ extension PiHoleInstance {
     private func perform(_ read: PiHoleDetailRead) async throws {
         switch read {
         case .stats:
-            snapshot.details.stats = try await measured { try await $0.summary() }
-            snapshot.details.statsReadAt = Date()
+            let stats = try await measured { try await $0.summary() }
+            updateSnapshot { $0.details.stats = stats; $0.details.statsReadAt = Date() }
         case .groups:
-            snapshot.details.groups = try await measured { try await $0.groups() }
+            let groups = try await measured { try await $0.groups() }
+            updateSnapshot { $0.details.groups = groups }
         case .diagnostics:
-            snapshot.details.sessions = try await measured { try await $0.sessions() }
-            snapshot.details.messages = try await measured { try await $0.messageCount() }
-            snapshot.details.diagnosticsReadAt = Date()
+            let sessions = try await measured { try await $0.sessions() }
+            updateSnapshot { $0.details.sessions = sessions }
+            let messages = try await measured { try await $0.messageCount() }
+            updateSnapshot { $0.details.messages = messages; $0.details.diagnosticsReadAt = Date() }
         case .versions:
-            snapshot.details.versions = try await measured { try await $0.versions() }
-            snapshot.details.versionsReadAt = Date()
+            let versions = try await measured { try await $0.versions() }
+            updateSnapshot { $0.details.versions = versions; $0.details.versionsReadAt = Date() }
             // The maximum is descriptive: a Pi-hole that hides its configuration still has versions.
-            snapshot.details.maxSessions = try? await measured { try await $0.maxSessions() }
+            let maxSessions = try? await measured { try await $0.maxSessions() }
+            updateSnapshot { $0.details.maxSessions = maxSessions }
         }
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 #endif
 import Logging
 import PiHoleAPI
+import Synchronization
 
 /// One configured Pi-hole: its client (one session for the bridge's life) and what was last seen.
 actor PiHoleInstance {
@@ -22,7 +23,15 @@ actor PiHoleInstance {
     /// the next request makes a new client, checking a pinned certificate again, rather than
     /// failing the same way forever.
     private var reconnectNeeded = false
-    var snapshot = PiHoleSnapshot()
+    /// What was last seen, under a lock of its own rather than in the actor: the integration's
+    /// one publishing task reads every Pi-hole's after each command, and a hop into each actor
+    /// took most of that read (docs/benchmarks.md, "The eleventh round"). Written by the actor only.
+    private let seen = Mutex(PiHoleSnapshot())
+    nonisolated var snapshot: PiHoleSnapshot { seen.withLock { $0 } }
+
+    func updateSnapshot(_ change: (inout PiHoleSnapshot) -> Void) {
+        seen.withLock { change(&$0) }
+    }
     /// After a failed read of the host name, when to try again.
     private var descriptionRetryAt: ContinuousClock.Instant?
     /// When each of the slower reads was last tried.
@@ -90,7 +99,7 @@ actor PiHoleInstance {
     func refresh() async -> PiHoleSnapshot {
         do {
             let status = try await measured { try await $0.blockingStatus() }
-            snapshot.update(with: status, at: Date())
+            updateSnapshot { $0.update(with: status, at: Date()) }
             markAvailable()
         } catch {
             markUnavailable(error)
@@ -106,7 +115,8 @@ actor PiHoleInstance {
         guard snapshot.host == nil else { return }
         if let descriptionRetryAt, ContinuousClock.now < descriptionRetryAt { return }
         do {
-            snapshot.host = try await measured { try await $0.hostName() }
+            let host = try await measured { try await $0.hostName() }
+            updateSnapshot { $0.host = host }
             descriptionRetryAt = nil
         } catch {
             descriptionRetryAt = .now + Self.descriptionRetryInterval
@@ -117,7 +127,7 @@ actor PiHoleInstance {
     func setBlocking(_ enabled: Bool, timer: Int?) async throws(CommandError) -> PiHoleSnapshot {
         do {
             let status = try await measured { try await $0.setBlocking(enabled, timer: timer) }
-            snapshot.update(with: status, at: Date())
+            updateSnapshot { $0.update(with: status, at: Date()) }
             markAvailable()
             return snapshot
         } catch {
@@ -157,8 +167,10 @@ actor PiHoleInstance {
     func markAvailable() {
         if !snapshot.available { logger.info("Pi-hole is reachable") }
         metrics.recordAvailability(true)
-        snapshot.available = true
-        snapshot.error = nil
+        updateSnapshot {
+            $0.available = true
+            $0.error = nil
+        }
     }
 
     private func markUnavailable(_ error: any Error) {
@@ -168,12 +180,15 @@ actor PiHoleInstance {
         // Log the change, not every failed poll: a Pi-hole that is away for an hour writes one line.
         // A certificate problem is logged again when its words change: the handshake refused by a
         // pin says little, the probe of the next try names both fingerprints.
-        if snapshot.available || snapshot.error == nil || (isTLS && snapshot.error != "\(error)") {
+        let last = snapshot
+        if last.available || last.error == nil || (isTLS && last.error != "\(error)") {
             logger.warning("Pi-hole is unavailable", metadata: ["error": "\(error)"])
         }
         metrics.recordAvailability(false)
-        snapshot.available = false
-        snapshot.error = "\(error)"
+        updateSnapshot {
+            $0.available = false
+            $0.error = "\(error)"
+        }
     }
 }
 

@@ -22,7 +22,7 @@ extension PiHoleIntegration {
                 for instance in instances { group.addTask { await instance.refreshDetails(self.configuration.detailSchedule, forcing: [.groups]) } }
             }
             publishRequests.request()
-            await updateGroupRegistry()
+            updateGroupRegistry()
             found = groupHolders(keyOrName)
         }
         guard let (sample, holders) = found else {
@@ -93,9 +93,8 @@ extension PiHoleIntegration {
         }
     }
 
-    private func updateGroupRegistry() async {
-        var read: [(pihole: String, groups: [PiHoleGroup]?)] = []
-        for instance in instances { read.append((instance.id, await instance.snapshot.details.groups)) }
+    private func updateGroupRegistry() {
+        let read = instances.map { (pihole: $0.id, groups: $0.snapshot.details.groups) }
         groups.withLock { $0.update(read) { _ in nil } }
     }
 }

@@ -80,7 +80,7 @@ final class PiHoleIntegration: Integration {
         var lastPoll = ContinuousClock.now
         var planned: ContinuousClock.Instant?
         while !Task.isCancelled {
-            let due = min(planned ?? .now + .seconds(86_400), await nextPollDue(after: lastPoll))
+            let due = min(planned ?? .now + .seconds(86_400), nextPollDue(after: lastPoll))
             planned = due
             if due > .now {
                 await replanPoll.wait(atMost: due - .now)
@@ -126,8 +126,7 @@ final class PiHoleIntegration: Integration {
     private func publishWhenAsked(_ context: IntegrationContext) async {
         let discovery = PiHoleDiscovery(topics: context.topics, configuration: configuration)
         await context.publishWhenAsked(publishRequests) { ids in
-            var snapshots: [(id: String, snapshot: PiHoleSnapshot)] = []
-            for instance in instances { snapshots.append((instance.id, await instance.snapshot)) }
+            let snapshots = instances.map { (id: $0.id, snapshot: $0.snapshot) }
             if let ids {
                 return .part(PiHolePublication.blockingMessages(of: ids, in: snapshots), upstreamAnswered: snapshots.contains { $0.snapshot.available })
             }
@@ -149,10 +148,10 @@ final class PiHoleIntegration: Integration {
     }
 
     /// A poll interval after the last poll, or sooner where a paused Pi-hole resumes.
-    private func nextPollDue(after lastPoll: ContinuousClock.Instant) async -> ContinuousClock.Instant {
+    private func nextPollDue(after lastPoll: ContinuousClock.Instant) -> ContinuousClock.Instant {
         var due = lastPoll + configuration.pollInterval
         for instance in instances {
-            guard let resumesAt = await instance.snapshot.currentResumesAt else { continue }
+            guard let resumesAt = instance.snapshot.currentResumesAt else { continue }
             let untilResume = Duration.milliseconds(Int64(resumesAt.timeIntervalSinceNow * 1000)) + Self.resumeCheckDelay
             due = min(due, .now + max(untilResume, Self.minimumRecheck))
         }
