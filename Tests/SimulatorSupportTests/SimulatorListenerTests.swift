@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Hummingbird
 import Logging
+import NIOCore
 import NIOPosix
 import SimulatorSupport
 import Testing
@@ -31,5 +32,27 @@ import enum UpstreamHTTP.BridgeEventLoop
         }
         try await client.shutdown()
         await listener.stop()
+    }
+}
+
+extension SimulatorListenerTests {
+    /// A simulator dropped by its test cancels its listener while the bridge may still be
+    /// connecting. Cancelling a Hummingbird server that has accepted a connection it has not yet
+    /// handed out traps in NIO ("Deinited NIOAsyncWriter without calling finish()", seen in
+    /// `scripts/test`; apple/swift-nio#3481), which ends the whole test run.
+    @Test func aListenerCancelledWhileConnectionsArriveDoesNotTrap() async throws {
+        var logger = Logger(label: "SimulatorListenerTests")
+        logger.logLevel = .critical
+        let router = Router(context: BasicRequestContext.self)
+        for _ in 0..<300 {
+            let listener = SimulatorListener(name: "test", responder: router.buildResponder(), logger: logger)
+            try await listener.start()
+            let connects = (0..<4).map { _ in
+                ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: listener.port)
+            }
+            listener.cancel()
+            for connect in connects { try? await connect.get().close() }
+            await listener.stop()
+        }
     }
 }
