@@ -36,7 +36,7 @@ public final class PiHoleSimulator: Sendable {
     }
 
     deinit {
-        listener.cancel()
+        listener.shutDownWithoutWaiting()
     }
 
     // MARK: - Lifecycle

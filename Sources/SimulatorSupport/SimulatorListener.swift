@@ -141,7 +141,7 @@ public final class SimulatorListener<Responder: HTTPResponder>: Sendable where R
     /// Stops the server without waiting (for a simulator's `deinit`): gracefully, as `stop()`
     /// does. Cancelling it instead traps in NIO when it has accepted a connection not yet handed
     /// out (apple/swift-nio#3481), as when a test lets go of a simulator the bridge still polls.
-    public func cancel() {
+    public func shutDownWithoutWaiting() {
         guard let group = running.withLockedValue({ $0.group }) else { return }
         Task { await group.triggerGracefulShutdown() }
     }

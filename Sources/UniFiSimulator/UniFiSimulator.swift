@@ -35,7 +35,7 @@ public final class UniFiSimulator: Sendable {
     }
 
     deinit {
-        listener.cancel()
+        listener.shutDownWithoutWaiting()
         madeCertificate.withLockedValue { $0?.remove() }
     }
 
