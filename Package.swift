@@ -117,7 +117,7 @@ let package = Package(
         // Bella's Reef: the client of the core, temperature and smart-outlet services, and a simulator
         // of the three for tests and the demo.
         .target(name: "BellasReefAPI", dependencies: [
-            "UpstreamHTTP", "PlainText",
+            "UpstreamHTTP", "PlainText", "JSONDocument",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -241,7 +241,7 @@ let package = Package(
             "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket",
         ]),
         .testTarget(name: "BellasReefAPITests", dependencies: [
-            "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP",
+            "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP", "JSONDocument",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "BellasReefIntegrationTests", dependencies: [

@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -93,6 +94,16 @@ extension BellasReefClient {
         } catch {
             throw BellasReefErrorMapping.undecodable(what, status: response.status)
         }
+    }
+
+    /// A 2xx body as `read` makes it of its JSON, or the failure mapped: the outlets' own answers,
+    /// read on every switch and poll, are read by hand rather than by JSONDecoder.
+    func readSuccess<T>(_ response: ReefResponse, what: String, _ read: (JSONValue) -> T?) throws -> T {
+        guard response.isSuccess else { throw failure(response) }
+        guard let value = JSONValue.parse(response.body).flatMap(read) else {
+            throw BellasReefErrorMapping.undecodable(what, status: response.status)
+        }
+        return value
     }
 
     func failure(_ response: ReefResponse) -> BellasReefError {

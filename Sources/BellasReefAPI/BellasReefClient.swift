@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 import Logging
 import NIOHTTP1
 import Synchronization
@@ -98,7 +99,7 @@ public actor BellasReefClient {
     /// `GET …/outlets/{id}/state`. The id must be a UUID (checked before any request).
     public func outletState(_ id: String) async throws -> BellasReefOutletState {
         let response = try await authenticated(.outlets, .GET, try Self.outletPath(id, "state"))
-        return try decodeSuccess(BellasReefOutletState.self, response, what: "outlet state")
+        return try readSuccess(response, what: "outlet state", BellasReefOutletState.init(json:))
     }
 
     /// `POST …/outlets/{id}/turn_on` → the controller's message.
@@ -116,19 +117,25 @@ public actor BellasReefClient {
     /// `POST …/outlets/{id}/toggle` → the new state.
     public func toggle(_ id: String) async throws -> BellasReefOutletState {
         let response = try await authenticated(.outlets, .POST, try Self.outletPath(id, "toggle"))
-        return try decodeSuccess(BellasReefOutletState.self, response, what: "outlet state")
+        return try readSuccess(response, what: "outlet state", BellasReefOutletState.init(json:))
     }
 
     private func switchOutlet(_ id: String, _ action: String) async throws -> String {
         let response = try await authenticated(.outlets, .POST, try Self.outletPath(id, action))
-        return try decodeSuccess(MessageBody.self, response, what: "\(action) answer").message ?? ""
+        return try readSuccess(response, what: "\(action) answer", Self.message)
     }
 
     static func outletPath(_ id: String, _ action: String) throws -> String {
         outletsPath + (try BellasReefIDs.outletID(id)) + "/" + action
     }
 
-    struct MessageBody: Decodable {
-        let message: String?
+    /// The object's `message`, `""` when it has none: the controller's documents give its answer
+    /// no schema. Nil for what is no object, or a `message` that is no string.
+    static func message(_ body: JSONValue) -> String? {
+        switch body["message"] {
+        case .string(let text)?: text
+        case .null?, nil: body.objectValue == nil ? nil : ""
+        default: nil
+        }
     }
 }

@@ -19,6 +19,11 @@ import Testing
     @Test func payloadShapes() throws {
         #expect(try parse("")?.get().payload == .empty)
         #expect(try parse("  30 \n")?.get().payload == .text("30"))
+        // White space at either end, ASCII or not, is dropped; a visible end keeps what it ends.
+        for padded in ["on ", " on", "\ton", "on\r\n", "on\u{A0}", "\u{3000}on", "\u{2028}on\u{85}"] {
+            #expect(try parse(padded)?.get().payload == .text("on"), "\(padded.debugDescription)")
+        }
+        #expect(try parse("on\u{301}")?.get().payload == .text("on\u{301}"))
         #expect(try parse("\"ads.example\"")?.get().payload == .text("ads.example"))
         let json = try parse("{\"seconds\": 30, \"transaction\": \"t-1\"}")?.get()
         #expect(json?.payload == .json(["seconds": 30, "transaction": "t-1"]))

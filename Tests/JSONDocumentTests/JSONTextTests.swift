@@ -10,6 +10,9 @@ import Testing
 
     @Test func keysSortedByTheirBytesNumbersWithoutNeedlessFractions() {
         #expect(text(["b": 1, "B": 2, "a10": 3, "a2": 4, "é": 5, "": 6]) == #"{"":6,"B":2,"a10":3,"a2":4,"b":1,"é":5}"#)
+        // Keys alike in their first eight bytes, and keys that are the start of another.
+        let alike: JSONValue = ["temperature_c": 1, "temperature_b": 2, "temperature": 3, "temperatu": 4, "a\u{0}": 5, "a": 6]
+        #expect(text(alike) == #"{"a":6,"a\u0000":5,"temperatu":4,"temperature":3,"temperature_b":2,"temperature_c":1}"#)
         #expect(text([10, 24.5, 1e15, 1e20, 0.1, -0.0, 1e-5]) == "[10,24.5,1000000000000000,1e+20,0.1,0,1e-05]")
         #expect(text([true, false, nil, []]) == "[true,false,null,[]]")
     }

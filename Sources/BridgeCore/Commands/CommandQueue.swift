@@ -18,6 +18,7 @@ final class CommandQueue: Sendable {
     let timeLimit: Duration
     let metrics: BridgeMetrics
     private let retainedCommands = RetainedCommandLog()
+    private let countersByTopic = Mutex<[String: CommandCounters]>([:])
     /// `work` is fed under this lock, and closed under it: whatever was fed before the close is
     /// read by `run`, whatever comes after is answered by whoever brought it.
     private let intake: Mutex<Intake>
@@ -75,7 +76,7 @@ final class CommandQueue: Sendable {
             retainedCommands.ignore(message, logger: context.logger)
             return
         }
-        metrics.commandReceived(integration: integration.name, command: commandName(message))
+        counters(of: message).received.increment()
         let lanes = (try? parsed.get()).map { integration.lanes(for: $0) } ?? []
         let refusedAfterClose: CommandResponse? = intake.withLock { intake in
             guard !intake.isClosed else {
@@ -113,15 +114,23 @@ final class CommandQueue: Sendable {
     }
 
     private func answer(_ message: MQTTMessage, _ response: CommandResponse) async {
-        let succeeded = if case .success = response.result { true } else { false }
-        metrics.commandAnswered(integration: integration.name, command: commandName(message), succeeded: succeeded)
+        let answered = counters(of: message)
+        if case .success = response.result { answered.succeeded.increment() } else { answered.failed.increment() }
         await responder.respond(to: message, with: response)
     }
 
-    /// The topic below the integration's root (`pause`, `main/pause`): a bounded label, since
+    /// The counters of `message`'s topic, made at its first command and then found by the topic
+    /// below the integration's root (`pause`, `main/pause`) alone: `MetricHandles` hashes a
+    /// name and all its labels, twice a command some 11,000 instructions. A bounded key, since
     /// only topics matching the integration's exact command filters arrive here.
-    private func commandName(_ message: MQTTMessage) -> String {
-        String(message.topic.dropFirst(context.topics.root.count + 1))
+    private func counters(of message: MQTTMessage) -> CommandCounters {
+        let command = String(message.topic.dropFirst(context.topics.root.count + 1))
+        return countersByTopic.withLock { counters in
+            if let made = counters[command] { return made }
+            let made = metrics.commands(integration: integration.name, command: command)
+            counters[command] = made
+            return made
+        }
     }
 
     /// Until `close()`, and then until every command it was handed is answered. Its reading of

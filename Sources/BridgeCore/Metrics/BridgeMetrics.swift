@@ -13,15 +13,14 @@ public struct BridgeMetrics: Sendable {
         handles = MetricHandles(factory: factory)
     }
 
-    /// A command arrived on `integration`'s topic `command` (relative to its root: `pause`, `main/pause`).
-    func commandReceived(integration: String, command: String) {
-        handles.counter("home2mqtt_commands_received_total", Self.command(integration, command)).increment()
-    }
-
-    /// The command was answered `ok` (`succeeded`) or `error`.
-    func commandAnswered(integration: String, command: String, succeeded: Bool) {
-        let label = succeeded ? "home2mqtt_commands_succeeded_total" : "home2mqtt_commands_failed_total"
-        handles.counter(label, Self.command(integration, command)).increment()
+    /// The counters of the commands on `integration`'s topic `command` (relative to its root:
+    /// `pause`, `main/pause`), made together: its queue keeps them by that topic.
+    func commands(integration: String, command: String) -> CommandCounters {
+        let dimensions = Self.command(integration, command)
+        return CommandCounters(
+            received: handles.counter("home2mqtt_commands_received_total", dimensions),
+            succeeded: handles.counter("home2mqtt_commands_succeeded_total", dimensions),
+            failed: handles.counter("home2mqtt_commands_failed_total", dimensions))
     }
 
     func brokerConnection(connected: Bool, reconnect: Bool) {
@@ -37,6 +36,14 @@ public struct BridgeMetrics: Sendable {
     private static func command(_ integration: String, _ command: String) -> [(String, String)] {
         [("integration", integration), ("command", command)]
     }
+}
+
+/// The commands that arrived on one topic (retained ones are not counted), and their answers
+/// `ok` and `error`.
+struct CommandCounters: Sendable {
+    let received: Counter
+    let succeeded: Counter
+    let failed: Counter
 }
 
 /// Requests, latency, logins and availability of one upstream device. Its handles are made once,
