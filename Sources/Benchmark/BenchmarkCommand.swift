@@ -28,8 +28,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Commands sent to the child process, in 5 batches, for its memory (default: 10 × --commands; --quick: 200).")
     var processCommands: Int?
 
-    @Option(name: .long, help: "Seconds of idle polling measured in the child process (default 20; --quick: 2).")
+    @Option(name: .long, help: "Seconds of idle polling measured in the child process (1…3600; default 20; --quick: 2).")
     var idleSeconds: Int?
+
+    @Flag(name: .long, help: "An idle window that holds one hour of every integration's polls at the default intervals (720 s).")
+    var pollingHour = false
 
     @Option(name: .long, help: "The commit measured, written into the JSON line (scripts/bench fills it in).")
     var commit: String?
@@ -41,8 +44,11 @@ struct BenchmarkCommand: AsyncParsableCommand {
         if let processCommands, !(1...Self.processCommandLimit).contains(processCommands) {
             throw ValidationError("--process-commands must be 1…\(Self.processCommandLimit), got \(processCommands)")
         }
-        if let idleSeconds, !(1...600).contains(idleSeconds) {
-            throw ValidationError("--idle-seconds must be 1…600, got \(idleSeconds)")
+        if let idleSeconds, !(1...3_600).contains(idleSeconds) {
+            throw ValidationError("--idle-seconds must be 1…3600, got \(idleSeconds)")
+        }
+        if pollingHour, idleSeconds != nil {
+            throw ValidationError("--polling-hour sets the idle window itself: leave out --idle-seconds")
         }
     }
 
@@ -56,7 +62,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: binary) else { return nil }
         return .init(
             binary: binary, commands: processCommands ?? (quick ? plan.commands : 10 * plan.commands), batches: 5,
-            idle: .seconds(idleSeconds ?? (quick ? 2 : 20)))
+            idle: pollingHour ? ProcessScenario.oneHourOfPolling : .seconds(idleSeconds ?? (quick ? 2 : 20)))
     }
 
     /// The scale scenario's, when there is a binary to measure: issue 10's sizes, or a small

@@ -102,13 +102,20 @@ struct BenchmarkWorld: Sendable {
     /// is a fifth of its 5 s: compressed, so that the polls run during the measurement.
     static let reefIntervals = ["metrics_interval": "3", "temperature_interval": "3", "outlets_interval": "1"]
 
-    /// The bridge's configuration: every Pi-hole polled every second, the UniFi console every
-    /// 5 s (the fixtures' settings), the Reef at `reefIntervals`, no discovery.
+    /// The Pi-hole's slower reads compressed as its state poll is, 1 s for 5 s: statistics and
+    /// groups every 12 s for 60, seats and warnings every 60 s for 300. So an idle window holds
+    /// the same hours of every Pi-hole read, and its requests scale back to the defaults exactly.
+    /// (The versions, read hourly, cannot be set: a window of an hour's polls holds none of them.)
+    static let piHoleDetailIntervals = "  stats_interval: 12\n  diagnostics_interval: 60\n"
+
+    /// The bridge's configuration: every Pi-hole polled every second (the fixtures' setting) and
+    /// its slower reads at `piHoleDetailIntervals`, the UniFi console every 5 s (the fixtures'
+    /// setting), the Reef at `reefIntervals`, no discovery.
     static func bridgeYAML(
         broker: TestBroker, piHoles: [String: PiHoleSimulator], unifi: UniFiSimulator, reef: BellasReefSimulator
     ) -> String {
-        "bridge:\n  discovery: false\n" + PiHoleFixture.yaml(piHoles) + UniFiFixture(broker: broker, simulator: unifi).yaml()
-            + ReefFixture.yaml(reef, settings: reefIntervals)
+        "bridge:\n  discovery: false\n" + PiHoleFixture.yaml(piHoles, extra: piHoleDetailIntervals)
+            + UniFiFixture(broker: broker, simulator: unifi).yaml() + ReefFixture.yaml(reef, settings: reefIntervals)
     }
 
     /// Every object has published its state: the bridge has read them all once.

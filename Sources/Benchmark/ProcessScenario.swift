@@ -19,7 +19,8 @@ enum ProcessScenario {
     }
 
     /// The defaults of each poll interval (README's table), and the compressed ones the run uses
-    /// (`BenchmarkWorld.bridgeYAML`: the fixtures' settings and `reefIntervals`), by upstream.
+    /// (`BenchmarkWorld.bridgeYAML`: the fixtures' settings, `piHoleDetailIntervals` and
+    /// `reefIntervals`), by upstream.
     static let intervals = [
         "pihole": (compressed: 1, defaults: 5),
         "unifi": (compressed: 5, defaults: 30),
@@ -114,8 +115,14 @@ enum ProcessScenario {
         return Footprint.residentKiB(pid: pid).map { .init(commands: commands, kib: $0, anonymousKiB: Footprint.residentKiB(pid: pid, field: "RssAnon")) }
     }
 
-    /// Nothing but the bridge's polls for `window`: its CPU time and the requests each simulator
-    /// received meanwhile.
+    /// The idle window that holds an hour of every upstream's polls at the default intervals
+    /// (`--polling-hour`): 720 s, as the Pi-hole is polled every second for every 5 s.
+    static var oneHourOfPolling: Duration {
+        .seconds(IdlePolling.secondsForOneHour(compressedAndDefaultIntervals: Array(intervals.values)))
+    }
+
+    /// Nothing but the bridge's polls for `window`: its CPU time, the requests each simulator
+    /// received meanwhile, and its resident memory at the start and at each tenth of the window.
     private static func idlePolling(for window: Duration, pid: Int32, world: BenchmarkWorld) async throws -> IdlePolling? {
         let piHoles = Array(world.piHoles.values)
         // Answers still on their way from the last batch settle first.
@@ -126,7 +133,11 @@ enum ProcessScenario {
         let piHoleLogins = piHoles.reduce(0) { $0 + $1.loginCount }, reefLogins = world.reef.loginCount
         guard let cpuBefore = Footprint.cpuSeconds(pid: pid) else { return nil }
         let start = ContinuousClock.now
-        try await Task.sleep(for: window)
+        var resident = residentWhilePolling(pid: pid, since: start).map { [$0] } ?? []
+        for tenth in 1...10 {
+            try await Task.sleep(until: start + window * tenth / 10)
+            if let sample = residentWhilePolling(pid: pid, since: start) { resident.append(sample) }
+        }
         guard let cpuAfter = Footprint.cpuSeconds(pid: pid) else { return nil }
         let seconds = (ContinuousClock.now - start).milliseconds / 1_000
         func upstream(_ name: String, requests: Int, logins: Int) -> IdlePolling.Upstream {
@@ -140,6 +151,13 @@ enum ProcessScenario {
             upstream("reef core", requests: world.reef.requests(.core).count, logins: world.reef.loginCount - reefLogins),
             upstream("reef temperature", requests: world.reef.requests(.temperature).count, logins: 0),
             upstream("reef outlets", requests: world.reef.requests(.outlets).count, logins: 0),
-        ])
+        ], resident: resident)
+    }
+
+    private static func residentWhilePolling(pid: Int32, since start: ContinuousClock.Instant) -> IdlePolling.Resident? {
+        let pid = String(pid)
+        return Footprint.residentKiB(pid: pid).map { kib in
+            .init(seconds: (ContinuousClock.now - start).milliseconds / 1_000, kib: kib, anonymousKiB: Footprint.residentKiB(pid: pid, field: "RssAnon"))
+        }
     }
 }

@@ -26,9 +26,18 @@ enum ProcessFootprintTable {
             lines.append("growth after the first batch: \(ReportTable.format(Double(growth) / 1024, digits: 1)) MiB")
         }
         guard let idle = process.idle else { return lines }
-        lines.append("idle polling, \(ReportTable.format(idle.seconds, digits: 1)) s at compressed intervals: "
-            + "\(ReportTable.format(idle.cpuSeconds)) s CPU; per hour at the default intervals: "
+        lines.append("idle polling, \(ReportTable.format(idle.seconds, digits: 1)) s at compressed intervals"
+            + (idle.hoursAtDefaults.map { " (the polls of \(ReportTable.format($0, digits: 2)) h at the defaults, or more)" } ?? "")
+            + ": \(ReportTable.format(idle.cpuSeconds)) s CPU; per hour at the default intervals: "
             + (idle.cpuSecondsPerHourAtDefaults.map { "\(ReportTable.format($0, digits: 1)) s CPU" } ?? "unknown"))
+        if let growth = idle.residentGrowthKiB {
+            let samples = idle.resident.map { sample in
+                "\(ReportTable.mebibytes(sample.kib))" + (sample.anonymousKiB.map { " (\(ReportTable.mebibytes($0)) anonymous)" } ?? "")
+                    + " at \(ReportTable.format(sample.seconds, digits: 1)) s"
+            }
+            lines.append("resident memory while polling: \(samples.joined(separator: ", ")); "
+                + "growth \(ReportTable.format(Double(growth) / 1024, digits: 1)) MiB")
+        }
         lines.append(ReportTable.row("upstream economy", "interval", "default", "req/h", "logins/h"))
         for upstream in idle.upstreams {
             lines.append(ReportTable.row(

@@ -53,22 +53,6 @@ public enum ReportJSONLine {
 
     static func process(_ process: ProcessFootprint?) -> JSONValue {
         guard let process else { return .null }
-        let idle: JSONValue = process.idle.map { idle in
-            [
-                "seconds": rounded(idle.seconds), "cpu_seconds": rounded(idle.cpuSeconds),
-                "cpu_seconds_per_hour_at_defaults": number(idle.cpuSecondsPerHourAtDefaults),
-                "upstreams": .array(idle.upstreams.map { upstream in
-                    [
-                        "integration": .string(upstream.integration), "requests": .number(Double(upstream.requests)),
-                        "logins": .number(Double(upstream.logins)),
-                        "interval_s": .number(Double(upstream.compressedInterval)),
-                        "default_interval_s": .number(Double(upstream.defaultInterval)),
-                        "requests_per_hour": .number(idle.requestsPerHour(upstream).rounded()),
-                        "logins_per_hour": rounded(idle.loginsPerHour(upstream)),
-                    ]
-                }),
-            ]
-        } ?? .null
         return [
             "start_to_online_ms": number(process.startToOnlineMs),
             "start_to_first_state_ms": .object(process.startToFirstStateMs.mapValues(rounded)),
@@ -77,7 +61,32 @@ public enum ReportJSONLine {
             "cpu_us_per_command": number(process.cpuMicrosecondsPerCommand),
             "cpu_us_per_command_broker": number(process.brokerCPUMicrosecondsPerCommand),
             "cpu_us_per_command_harness": number(process.harnessCPUMicrosecondsPerCommand),
-            "idle": idle,
+            "idle": process.idle.map(idlePolling) ?? .null,
+        ]
+    }
+
+    static func idlePolling(_ idle: IdlePolling) -> JSONValue {
+        let upstreams: [JSONValue] = idle.upstreams.map { upstream in
+            [
+                "integration": .string(upstream.integration), "requests": .number(Double(upstream.requests)),
+                "logins": .number(Double(upstream.logins)),
+                "interval_s": .number(Double(upstream.compressedInterval)),
+                "default_interval_s": .number(Double(upstream.defaultInterval)),
+                "requests_per_hour": .number(idle.requestsPerHour(upstream).rounded()),
+                "logins_per_hour": rounded(idle.loginsPerHour(upstream)),
+            ]
+        }
+        let resident: [JSONValue] = idle.resident.map { sample in
+            [
+                "seconds": rounded(sample.seconds), "kib": .number(Double(sample.kib)),
+                "anonymous_kib": number(sample.anonymousKiB.map(Double.init)),
+            ]
+        }
+        return [
+            "seconds": rounded(idle.seconds), "cpu_seconds": rounded(idle.cpuSeconds),
+            "cpu_seconds_per_hour_at_defaults": number(idle.cpuSecondsPerHourAtDefaults),
+            "hours_at_defaults": number(idle.hoursAtDefaults),
+            "upstreams": .array(upstreams), "resident_kib": .array(resident),
         ]
     }
 
