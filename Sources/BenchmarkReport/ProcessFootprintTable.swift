@@ -7,7 +7,7 @@ enum ProcessFootprintTable {
             .map { "\($0.key) \(ReportTable.format($0.value, digits: 1)) ms" }.joined(separator: ", ")
         lines.append("start → online: \(milliseconds(process.startToOnlineMs)); → first state: \(firstStates.isEmpty ? "none" : firstStates)")
         let resident = process.resident.map { sample in
-            "\(ReportTable.mebibytes(sample.kib))" + (sample.anonymousKiB.map { " (\(ReportTable.mebibytes($0)) anonymous)" } ?? "")
+            ReportTable.mebibytes(sample.kib, anonymous: sample.anonymousKiB)
                 + " after \(sample.commands)"
         }.joined(separator: ", ")
         lines.append("resident memory after N commands: \(resident.isEmpty ? "unknown" : resident)"
@@ -32,7 +32,7 @@ enum ProcessFootprintTable {
             + (idle.cpuSecondsPerHourAtDefaults.map { "\(ReportTable.format($0, digits: 1)) s CPU" } ?? "unknown"))
         if let growth = idle.residentGrowthKiB {
             let samples = idle.resident.map { sample in
-                "\(ReportTable.mebibytes(sample.kib))" + (sample.anonymousKiB.map { " (\(ReportTable.mebibytes($0)) anonymous)" } ?? "")
+                ReportTable.mebibytes(sample.kib, anonymous: sample.anonymousKiB)
                     + " at \(ReportTable.format(sample.seconds, digits: 1)) s"
             }
             lines.append("resident memory while polling: \(samples.joined(separator: ", ")); "

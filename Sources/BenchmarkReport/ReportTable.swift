@@ -65,6 +65,11 @@ public enum ReportTable {
         kib.map { "\(format(Double($0) / 1024, digits: 1)) MiB" } ?? "unknown"
     }
 
+    /// A resident memory sample: `VmRSS`, and its anonymous part in brackets when read.
+    static func mebibytes(_ kib: Int, anonymous anonymousKiB: Int?) -> String {
+        mebibytes(kib) + (anonymousKiB.map { " (\(mebibytes($0)) anonymous)" } ?? "")
+    }
+
     /// Fixed-point text without Foundation's formatters.
     public static func format(_ value: Double, digits: Int = 3) -> String {
         value.fixedPoint(digits: digits)

@@ -34,7 +34,7 @@ public struct ScaleFootprint: Sendable, Equatable {
         var lines = ["", "scale: \(piHoles) Pi-holes, \(rules) UniFi rules, \(outlets) outlets, one bridge process"]
         lines.append("start → every first state: " + (startToAllStatesMs.map { "\(ReportTable.format($0, digits: 1)) ms" } ?? "unknown"))
         let resident = self.resident.map { sample in
-            "\(ReportTable.mebibytes(sample.kib))" + (sample.anonymousKiB.map { " (\(ReportTable.mebibytes($0)) anonymous)" } ?? "")
+            ReportTable.mebibytes(sample.kib, anonymous: sample.anonymousKiB)
                 + " after \(sample.commands)"
         }.joined(separator: ", ")
         lines.append("resident memory after N commands: \(resident.isEmpty ? "unknown" : resident)")
