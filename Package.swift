@@ -66,7 +66,6 @@ let package = Package(
         .target(name: "UpstreamHTTP", dependencies: [
             "EventLoopExecutor",
             "PlainText",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -77,13 +76,11 @@ let package = Package(
         // UniFi Network's Integration API: the client, and an HTTPS simulator for tests and the demo.
         .target(name: "UniFiAPI", dependencies: [
             "UpstreamHTTP", "JSONDocument", "PlainText",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "UniFiIntegration", dependencies: [
             "BridgeCore", "UniFiAPI", "UpstreamHTTP",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "UniFiSimulator", dependencies: [
@@ -100,12 +97,10 @@ let package = Package(
         .target(name: "PiHoleAPI", dependencies: [
             "UpstreamHTTP", "PlainText", "JSONDocument",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "PiHoleIntegration", dependencies: [
             "BridgeCore", "PiHoleAPI",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .target(name: "PiHoleSimulator", dependencies: [
             "JSONDocument", "SimulatorSupport", "PlainText",
@@ -118,7 +113,6 @@ let package = Package(
         // of the three for tests and the demo.
         .target(name: "BellasReefAPI", dependencies: [
             "UpstreamHTTP", "PlainText", "JSONDocument",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BellasReefSimulator", dependencies: [
@@ -129,7 +123,6 @@ let package = Package(
         // The MQTT side: health, temperatures and outlets on topics, outlet commands, timed restores.
         .target(name: "BellasReefIntegration", dependencies: [
             "BridgeCore", "BellasReefAPI", "UpstreamHTTP", "PlainText",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
 
         // What the simulators share: a listener that can go down, come back and change its
@@ -168,7 +161,6 @@ let package = Package(
                 "UpstreamHTTP", "BellasReefIntegration", "PlainText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -213,7 +205,6 @@ let package = Package(
             "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport", "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
             "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "SimulatorSupport", "UpstreamHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], path: "Sources/Benchmark"),
@@ -249,8 +240,7 @@ let package = Package(
             "MQTTTestSupport", "BridgeTestSupport",
         ]),
         .testTarget(name: "UpstreamHTTPTests", dependencies: [
-            "UpstreamHTTP", "TLSTestSupport",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "UpstreamHTTP", "TLSTestSupport", "MQTTTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
         ]),

@@ -1,5 +1,4 @@
 import PlainText
-import AsyncHTTPClient
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

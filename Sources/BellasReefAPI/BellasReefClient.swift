@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,14 +7,15 @@ import JSONDocument
 import Logging
 import NIOHTTP1
 import Synchronization
+import UpstreamHTTP
 
 /// Client of a Bella's Reef controller: the core (8000), temperature (8004) and smart-outlet
 /// (8005) services, with one token for all three (see ``BellasReefAuthStateMachine``).
 ///
-/// The `HTTPClient` is made and shut down by the owner (who decides its TLS settings).
+/// The `UpstreamHTTPClient` is made and shut down by the owner (who decides its TLS settings).
 public actor BellasReefClient {
     let connection: BellasReefConnection
-    let httpClient: HTTPClient
+    let httpClient: UpstreamHTTPClient
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -30,7 +30,7 @@ public actor BellasReefClient {
 
     public init(
         connection: BellasReefConnection,
-        httpClient: HTTPClient,
+        httpClient: UpstreamHTTPClient,
         logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {

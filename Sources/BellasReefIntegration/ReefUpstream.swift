@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BellasReefAPI
 import BridgeCore
 import Logging
@@ -12,7 +11,7 @@ final class ReefUpstream: Sendable {
     private let logger: Logger
     private let metrics: [BellasReefService: UpstreamMetrics]
     /// Made on first use, so that checking a configuration opens nothing.
-    private let connected = Mutex<(http: HTTPClient, api: BellasReefClient)?>(nil)
+    private let connected = Mutex<(http: UpstreamHTTPClient, api: BellasReefClient)?>(nil)
     /// Logins already counted in the core's metrics.
     private let loginsRecorded = Mutex(0)
 
@@ -68,7 +67,7 @@ final class ReefUpstream: Sendable {
     /// again and names both fingerprints, rather than failing the same way forever. (Its token
     /// goes with it: one login once the controller is trusted again.)
     private func release(_ api: BellasReefClient) async {
-        let stale = connected.withLock { connected -> HTTPClient? in
+        let stale = connected.withLock { connected -> UpstreamHTTPClient? in
             guard let current = connected, current.api === api else { return nil }
             connected = nil
             return current.http
@@ -79,9 +78,9 @@ final class ReefUpstream: Sendable {
     /// The client, made on first use with the HTTP client of the one place below.
     private func client() async throws -> BellasReefClient {
         if let api = connected.withLock({ $0?.api }) { return api }
-        let http = try await UpstreamHTTPClient.make(baseURL: connection.coreURL, tls: tls, requestTimeout: connection.requestTimeout)
+        let http = try await UpstreamHTTPClient.make(baseURL: connection.coreURL, tls: tls)
         // Another caller may have connected meanwhile: keep one client (one token).
-        let (api, spare) = connected.withLock { connected -> (BellasReefClient, HTTPClient?) in
+        let (api, spare) = connected.withLock { connected -> (BellasReefClient, UpstreamHTTPClient?) in
             if let connected { return (connected.api, http) }
             let api = BellasReefClient(connection: connection, httpClient: http, logger: logger)
             connected = (http, api)

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BenchmarkReport
 import JSONDocument
 import NIOCore
@@ -55,7 +54,7 @@ enum FloorScenario {
 /// connection on the bridge's event loop, `collect` from a task that prefers that loop) with
 /// nothing of the bridge around it.
 struct PauseCall: Sendable {
-    private let http: HTTPClient
+    private let http: UpstreamHTTPClient
     private let url: String
     private let headers: HTTPHeaders
     private static let body = ByteBuffer(bytes: JSONValue.object(["blocking": false, "timer": 30]).encoded())
@@ -65,7 +64,7 @@ struct PauseCall: Sendable {
     static func withSession<T: Sendable>(
         baseURL: String, password: String = "correct horse", _ body: @Sendable (PauseCall) async throws -> T
     ) async throws -> T {
-        let http = try await UpstreamHTTPClient.make(baseURL: baseURL, tls: .system, requestTimeout: .seconds(10))
+        let http = try await UpstreamHTTPClient.make(baseURL: baseURL, tls: .system)
         do {
             let result = try await withTaskExecutorPreference(BridgeEventLoop.taskExecutor) {
                 let sid = try await logIn(http, baseURL: baseURL, password: password)
@@ -90,7 +89,7 @@ struct PauseCall: Sendable {
         guard response.status == .ok else { throw FloorError("POST /api/dns/blocking answered \(response.status)") }
     }
 
-    private static func logIn(_ http: HTTPClient, baseURL: String, password: String) async throws -> String {
+    private static func logIn(_ http: UpstreamHTTPClient, baseURL: String, password: String) async throws -> String {
         let response = try await http.collect(
             .POST, baseURL + "/api/auth", headers: ["Content-Type": "application/json"],
             body: ByteBuffer(bytes: JSONValue.object(["password": .string(password)]).encoded()), timeout: .seconds(10), maxBodySize: 1 << 16)

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -21,16 +20,9 @@ extension RawResponse {
     }
 }
 
-/// Receives a successful response's body chunk by chunk, instead of having it collected.
-typealias BodyChunkHandler = @Sendable (ByteBuffer) -> Void
-
 extension PiHoleClient {
     /// Largest body accepted from a Pi-hole.
     static let maxBodySize = 4 << 20
-    /// The longest a response may stay silent. Every exchange has its own deadline (see
-    /// ``send(_:_:body:sid:timeout:streamingSuccessBodyTo:)``), so this only has to let a
-    /// gravity run think: building the tree of a large list prints nothing for a minute or more.
-    static let longestSilence: Duration = .seconds(300)
 
     /// One HTTP exchange, head and body within `timeout` (the connection's request timeout by
     /// default). The SID goes in `X-FTL-SID`, never in the URL. With `streamingSuccessBodyTo`,
@@ -38,19 +30,15 @@ extension PiHoleClient {
     /// body is collected. Any failure other than an HTTP status becomes `.transport`.
     func send(
         _ method: HTTPMethod, _ path: String, body: Data?, sid: String?, timeout: Duration? = nil,
-        streamingSuccessBodyTo handler: BodyChunkHandler? = nil
+        streamingSuccessBodyTo handler: ResponseBodyChunks? = nil
     ) async throws -> RawResponse {
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if let sid, !sid.isEmpty { headers.add(name: "X-FTL-SID", value: sid) }
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
-        let url = connection.normalizedBaseURL + path, bytes = body.map { ByteBuffer(bytes: $0) }
-        let deadline = timeout ?? connection.requestTimeout
         do {
-            let response = if let handler {
-                try await Self.streaming(method, url, headers: headers, body: bytes, within: deadline, successBodyTo: handler, http: httpClient)
-            } else {
-                RawResponse(try await httpClient.collect(method, url, headers: headers, body: bytes, timeout: deadline, maxBodySize: Self.maxBodySize))
-            }
+            let response = RawResponse(try await httpClient.collect(
+                method, connection.normalizedBaseURL + path, headers: headers, body: body.map { ByteBuffer(bytes: $0) },
+                timeout: timeout ?? connection.requestTimeout, maxBodySize: Self.maxBodySize, successBodyTo: handler))
             logger.debug("Pi-hole request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(response.status)"])
             return response
         } catch {
@@ -58,42 +46,6 @@ extension PiHoleClient {
             logger.debug("Pi-hole request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])
             throw failure
         }
-    }
-
-    /// A 2xx body handed to `handler` as it arrives (any other body collected), all within
-    /// `limit`: AsyncHTTPClient's own deadline ends with the response head, and a stalled or
-    /// endless body needs this one.
-    static func streaming(
-        _ method: HTTPMethod, _ url: String, headers: HTTPHeaders, body: ByteBuffer?, within limit: Duration,
-        successBodyTo handler: @escaping BodyChunkHandler, http: HTTPClient
-    ) async throws -> RawResponse {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers = headers
-        request.body = body.map { .bytes($0) }
-        let prepared = request
-        try Task.checkCancellation()  // as `HTTPClient.collect`: nothing is sent for a cancelled task
-        let outcome = await withTimeLimit(limit) { () -> Result<RawResponse, any Error> in
-            do {
-                let response = try await http.execute(prepared, timeout: limit.timeAmount)
-                let status = Int(response.status.code)
-                var collected = Data()
-                if (200..<300).contains(status) {
-                    for try await chunk in response.body { handler(chunk) }
-                } else {
-                    collected = Data(try await response.body.collect(upTo: Self.maxBodySize).readableBytesView)
-                }
-                return .success(RawResponse(status: status, body: collected, retryAfter: response.headers.first(name: "Retry-After")))
-            } catch {
-                return .failure(error)
-            }
-        }
-        guard let outcome else {
-            // Cancelled (a shutdown) rather than out of time: say so, as the cancelled request would.
-            try Task.checkCancellation()
-            throw PiHoleError(.transport, "no complete answer within \(limit)")
-        }
-        return try outcome.get()
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters, so that a regex or
@@ -114,14 +66,11 @@ extension PiHoleClient {
         return result
     }
 
-    /// An `HTTPClient` for `connection`, TLS trust as its `tls` says (a pin is checked now).
+    /// An HTTP client for `connection`, TLS trust as its `tls` says (a pin is checked now).
     /// The caller owns it and must `shutdown()` it.
-    public static func makeHTTPClient(for connection: PiHoleConnection) async throws -> HTTPClient {
+    public static func makeHTTPClient(for connection: PiHoleConnection) async throws -> UpstreamHTTPClient {
         do {
-            // UpstreamHTTPClient makes its `requestTimeout` the read (silence) timeout.
-            return try await UpstreamHTTPClient.make(
-                baseURL: connection.baseURL, tls: connection.tls,
-                requestTimeout: max(connection.requestTimeout, longestSilence))
+            return try await UpstreamHTTPClient.make(baseURL: connection.baseURL, tls: connection.tls)
         } catch {
             throw PiHoleError(.tls, error.message)
         }

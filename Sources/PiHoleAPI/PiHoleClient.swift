@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,6 +7,7 @@ import JSONDocument
 import Logging
 import NIOHTTP1
 import Synchronization
+import UpstreamHTTP
 
 /// Client for the Pi-hole v6 REST API.
 ///
@@ -18,7 +18,7 @@ import Synchronization
 /// the API seat back.
 public actor PiHoleClient {
     let connection: PiHoleConnection
-    let httpClient: HTTPClient
+    let httpClient: UpstreamHTTPClient
     let logger: Logger
     let now: @Sendable () -> ContinuousClock.Instant
 
@@ -35,7 +35,7 @@ public actor PiHoleClient {
 
     public init(
         connection: PiHoleConnection,
-        httpClient: HTTPClient,
+        httpClient: UpstreamHTTPClient,
         logger: Logger,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
@@ -141,7 +141,7 @@ public actor PiHoleClient {
     /// `streamingSuccessBodyTo` as for ``send(_:_:body:sid:timeout:streamingSuccessBodyTo:)``.
     func authenticated(
         _ method: HTTPMethod, _ path: String, body: Data? = nil, timeout: Duration? = nil,
-        streamingSuccessBodyTo handler: BodyChunkHandler? = nil
+        streamingSuccessBodyTo handler: ResponseBodyChunks? = nil
     ) async throws -> RawResponse {
         var isRetry = false
         while true {

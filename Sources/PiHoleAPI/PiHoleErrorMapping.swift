@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

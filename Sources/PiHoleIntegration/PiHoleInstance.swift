@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BridgeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -8,6 +7,7 @@ import Foundation
 import Logging
 import PiHoleAPI
 import Synchronization
+import UpstreamHTTP
 
 /// One configured Pi-hole: its client (one session for the bridge's life) and what was last seen.
 actor PiHoleInstance {
@@ -18,7 +18,7 @@ actor PiHoleInstance {
     /// Logins already counted in `metrics`.
     private var loginsRecorded = 0
     /// Made on first use, so that checking a configuration opens nothing.
-    private var connected: (http: HTTPClient, api: PiHoleClient)?
+    private var connected: (http: UpstreamHTTPClient, api: PiHoleClient)?
     /// Set after a TLS failure of the client in `connected`, which may be a changed certificate:
     /// the next request makes a new client, checking a pinned certificate again, rather than
     /// failing the same way forever.

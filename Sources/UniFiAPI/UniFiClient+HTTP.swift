@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -60,12 +59,11 @@ extension UniFiClient {
         }
     }
 
-    /// An `HTTPClient` for `connection`, TLS trust as its `tls` says (a pin is checked now).
+    /// An HTTP client for `connection`, TLS trust as its `tls` says (a pin is checked now).
     /// The caller owns it and must `shutdown()` it.
-    public static func makeHTTPClient(for connection: UniFiConnection) async throws(UniFiError) -> HTTPClient {
+    public static func makeHTTPClient(for connection: UniFiConnection) async throws(UniFiError) -> UpstreamHTTPClient {
         do {
-            return try await UpstreamHTTPClient.make(
-                baseURL: connection.controllerURL, tls: connection.tls, requestTimeout: connection.requestTimeout)
+            return try await UpstreamHTTPClient.make(baseURL: connection.controllerURL, tls: connection.tls)
         } catch {
             throw UniFiErrorMapping.transport(error)
         }

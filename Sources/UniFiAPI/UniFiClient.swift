@@ -1,18 +1,18 @@
-import AsyncHTTPClient
 import JSONDocument
 import Logging
+import UpstreamHTTP
 
 /// Client for UniFi Network's Integration API (`/proxy/network/integration/v1/…`, `X-API-KEY`).
-/// Stateless apart from its `HTTPClient`: every method throws ``UniFiError``.
+/// Stateless apart from its `UpstreamHTTPClient`: every method throws ``UniFiError``.
 public struct UniFiClient: Sendable {
     let connection: UniFiConnection
-    let httpClient: HTTPClient
+    let httpClient: UpstreamHTTPClient
     let logger: Logger
 
     /// Page size: the largest the API allows.
     static let pageLimit = 200
 
-    public init(connection: UniFiConnection, httpClient: HTTPClient, logger: Logger) {
+    public init(connection: UniFiConnection, httpClient: UpstreamHTTPClient, logger: Logger) {
         self.connection = connection
         self.httpClient = httpClient
         self.logger = logger

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BridgeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -7,6 +6,7 @@ import Foundation
 #endif
 import Logging
 import UniFiAPI
+import UpstreamHTTP
 
 /// One configured UniFi console: its client (made on first use, with the configured TLS trust),
 /// its site, and the managed rules as last read.
@@ -15,7 +15,7 @@ actor UniFiController {
     private let configuration: UniFiConfiguration.Controller
     private let logger: Logger
     private let metrics: UpstreamMetrics
-    private var connected: (http: HTTPClient, api: UniFiClient, site: UniFiSite)?
+    private var connected: (http: UpstreamHTTPClient, api: UniFiClient, site: UniFiSite)?
     /// Set after a TLS failure of the client in `connected`, which may be a changed certificate:
     /// the next request probes and checks the pin again rather than failing the same way forever.
     private var reconnectNeeded = false

@@ -14,6 +14,8 @@ public struct UpstreamTLSError: Error, Sendable, Equatable, CustomStringConverti
         case invalidURL
         /// Connecting or the handshake failed, or the server sent no certificate.
         case probeFailed
+        /// BoringSSL would not take the TLS settings.
+        case unusableSettings
     }
 
     public let code: Code

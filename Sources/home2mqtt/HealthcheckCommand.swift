@@ -1,7 +1,8 @@
 import ArgumentParser
-import AsyncHTTPClient
 import BridgeComposition
 import BridgeCore
+import NIOHTTP1
+import UpstreamHTTP
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -37,9 +38,17 @@ struct HealthcheckCommand: AsyncParsableCommand {
         }
         let url = "http://\(Self.reachableHost(health.bindAddress)):\(health.port)/healthz"
         do {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(Int64(timeout)))
-            guard response.status == .ok else {
-                print("unhealthy: \(url) answered \(response.status.code)")
+            let http = try UpstreamHTTPClient(tls: nil)
+            let status: HTTPResponseStatus
+            do {
+                status = try await http.collect(.GET, url, headers: [:], body: nil, timeout: .seconds(Int64(timeout)), maxBodySize: 1 << 16).status
+            } catch {
+                try? await http.shutdown()
+                throw error
+            }
+            try? await http.shutdown()
+            guard status == .ok else {
+                print("unhealthy: \(url) answered \(status.code)")
                 throw ExitCode.failure
             }
             print("healthy")

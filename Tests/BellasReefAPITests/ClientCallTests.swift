@@ -121,7 +121,9 @@ struct ClientCallTests {
     @Test func slowPlugAndServiceFaults() async throws {
         var options = BellasReefSimulator.Options()
         options.plugFailureDelay = .milliseconds(300)
-        try await withReef(options: options) { f in
+        // A request timeout well above the slow plug's 2 s: 5 s was passed now and then on a
+        // machine running a hundred suites at once.
+        try await withReef(options: options, requestTimeout: .seconds(15)) { f in
             f.simulator.updateOutlet(returnPump) { $0.slowness = .seconds(2) }
             // Asked at once: the quick plug answers first, the slow one does not hold it back.
             let finished = try await withThrowingTaskGroup(of: String.self) { group in

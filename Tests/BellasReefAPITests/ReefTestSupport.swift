@@ -1,14 +1,14 @@
-import AsyncHTTPClient
 import BellasReefAPI
 import BellasReefSimulator
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import UpstreamHTTP
 
 struct ReefFixture {
     let simulator: BellasReefSimulator
-    let http: HTTPClient
+    let http: UpstreamHTTPClient
     let client: BellasReefClient
 
     /// Requests of every service that are neither a login nor a `/health`.
@@ -23,12 +23,10 @@ struct ReefFixture {
     }
 }
 
-/// An HTTP client for loopback tests: redirects are not followed, refused connects fail at once.
-func makeTestHTTPClient() -> HTTPClient {
-    var configuration = HTTPClient.Configuration()
-    configuration.redirectConfiguration = .disallow
-    configuration.connectionPool.retryConnectionEstablishment = false
-    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+/// An HTTP client for loopback tests, as the bridge's: redirects are not followed, refused
+/// connects fail at once.
+func makeTestHTTPClient() throws -> UpstreamHTTPClient {
+    try UpstreamHTTPClient(tls: nil)
 }
 
 /// A started simulator and a client of its three services; torn down afterwards.
@@ -41,7 +39,7 @@ func withReef(
 ) async throws {
     let simulator = BellasReefSimulator(options: options, outlets: outlets)
     try await simulator.start()
-    let http = makeTestHTTPClient()
+    let http = try makeTestHTTPClient()
     let connection = BellasReefConnection(
         coreURL: simulator.baseURL(.core), temperatureURL: simulator.baseURL(.temperature),
         outletURL: simulator.baseURL(.outlets), username: options.username,
@@ -71,15 +69,11 @@ func reefError(_ body: () async throws -> Void) async -> BellasReefError? {
 
 /// One raw request, for checking the simulator itself.
 func rawRequest(
-    _ http: HTTPClient, _ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: String? = nil
+    _ http: UpstreamHTTPClient, _ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: String? = nil
 ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
-    var request = HTTPClientRequest(url: url)
-    request.method = method
-    for (name, value) in headers { request.headers.add(name: name, value: value) }
-    if let body { request.body = .bytes(Array(body.utf8)) }
-    let response = try await http.execute(request, timeout: .seconds(5))
-    let text = try await response.body.collect(upTo: 1 << 20)
-    return (Int(response.status.code), response.headers, String(buffer: text))
+    let response = try await http.collect(
+        method, url, headers: HTTPHeaders(headers), body: body.map { ByteBuffer(string: $0) }, timeout: .seconds(5), maxBodySize: 1 << 20)
+    return (Int(response.status.code), response.headers, String(buffer: response.body))
 }
 
 /// A JWT-shaped token with `exp`, for the pure tests.

@@ -1,19 +1,19 @@
-import AsyncHTTPClient
 import BellasReefSimulator
 import Foundation
 import Testing
+import UpstreamHTTP
 
 @Suite("Bella's Reef simulator answers like the real services")
 struct SimulatorTests {
     /// The simulator and a raw HTTP client (the fixture's BellasReefClient stays unused).
     func withSimulator(
         _ options: BellasReefSimulator.Options = .init(),
-        _ body: (BellasReefSimulator, HTTPClient) async throws -> Void
+        _ body: (BellasReefSimulator, UpstreamHTTPClient) async throws -> Void
     ) async throws {
         try await withReef(options: options) { f in try await body(f.simulator, f.http) }
     }
 
-    func login(_ simulator: BellasReefSimulator, _ http: HTTPClient, password: String = "reefrocks") async throws
+    func login(_ simulator: BellasReefSimulator, _ http: UpstreamHTTPClient, password: String = "reefrocks") async throws
         -> (status: Int, body: String)
     {
         let answer = try await rawRequest(

@@ -1,4 +1,4 @@
-import AsyncHTTPClient
+import UpstreamHTTP
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import AsyncHTTPClient
+import UpstreamHTTP
 import Foundation
 import LoopbackSocket
 import Testing
@@ -114,7 +114,7 @@ struct SimulatorTests {
     @Test func keepsTheNewestRequestsAndCountsThemAll() async throws {
         let simulator = PiHoleSimulator(requestLogCapacity: 2)
         try await simulator.start()
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = try UpstreamHTTPClient(tls: nil)
         var failure: (any Error)?
         do {
             for path in ["/api/info/version", "/api/info/host", "/api/dns/blocking"] {

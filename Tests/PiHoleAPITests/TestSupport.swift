@@ -1,15 +1,15 @@
 import NIOCore
 import NIOHTTP1
-import AsyncHTTPClient
 import BridgeTestSupport
 import Foundation
 import Logging
 import PiHoleAPI
 import PiHoleSimulator
+import UpstreamHTTP
 
 struct Fixture {
     let simulator: PiHoleSimulator
-    let http: HTTPClient
+    let http: UpstreamHTTPClient
     let client: PiHoleClient
     let logs: LogCapture
     let password: String
@@ -56,27 +56,20 @@ func piHoleError(_ body: () async throws -> Void) async -> PiHoleError? {
 }
 
 /// A direct `POST /api/auth` without PiHoleClient.
-func directLogin(_ http: HTTPClient, baseURL: String, password: String) async throws -> (Int, String) {
-    var request = HTTPClientRequest(url: baseURL + "/api/auth")
-    request.method = .POST
-    request.headers.add(name: "Content-Type", value: "application/json")
-    request.body = .bytes(Array(#"{"password":"\#(password)"}"#.utf8))
-    let response = try await http.execute(request, timeout: .seconds(5))
-    let body = try await response.body.collect(upTo: 1 << 20)
-    return (Int(response.status.code), String(buffer: body))
+func directLogin(_ http: UpstreamHTTPClient, baseURL: String, password: String) async throws -> (Int, String) {
+    try await directRequest(
+        http, .POST, baseURL + "/api/auth", body: #"{"password":"\#(password)"}"#, headers: ["Content-Type": "application/json"])
 }
 
 /// A direct request with an optional SID header.
 func directRequest(
-    _ http: HTTPClient, _ method: HTTPMethod, _ url: String, sid: String? = nil, body: String? = nil
+    _ http: UpstreamHTTPClient, _ method: HTTPMethod, _ url: String, sid: String? = nil, body: String? = nil, headers: HTTPHeaders = [:]
 ) async throws -> (Int, String) {
-    var request = HTTPClientRequest(url: url)
-    request.method = method
-    if let sid { request.headers.add(name: "X-FTL-SID", value: sid) }
-    if let body { request.body = .bytes(Array(body.utf8)) }
-    let response = try await http.execute(request, timeout: .seconds(5))
-    let text = try await response.body.collect(upTo: 1 << 20)
-    return (Int(response.status.code), String(buffer: text))
+    var headers = headers
+    if let sid { headers.add(name: "X-FTL-SID", value: sid) }
+    let response = try await http.collect(
+        method, url, headers: headers, body: body.map { ByteBuffer(string: $0) }, timeout: .seconds(5), maxBodySize: 1 << 20)
+    return (Int(response.status.code), String(buffer: response.body))
 }
 
 func sessionID(in body: String) -> String? {

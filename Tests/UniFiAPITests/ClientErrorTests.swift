@@ -56,7 +56,9 @@ struct ClientErrorTests {
     }
 
     @Test func injectedProxy401AndDelayTimeout() async throws {
-        try await withUniFi(requestTimeout: .seconds(3)) { f in
+        // 8 s: short beside the minute's delay, long enough for a first TLS handshake on a
+        // machine that runs a hundred suites at once (3 s failed there now and then).
+        try await withUniFi(requestTimeout: .seconds(8)) { f in
             f.simulator.inject(.unauthorized, pathContaining: "/info")
             #expect(await unifiError { _ = try await f.client.info() }?.code == .unauthorized)
             f.simulator.clearFaults()

@@ -1,7 +1,7 @@
-import AsyncHTTPClient
 import Foundation
 import JSONDocument
 import Logging
+import NIOCore
 import NIOHTTP1
 import Testing
 import UniFiAPI
@@ -10,7 +10,7 @@ import UpstreamHTTP
 
 struct UniFiFixture {
     let simulator: UniFiSimulator
-    let http: HTTPClient
+    let http: UpstreamHTTPClient
     let client: UniFiClient
     let site = UniFiSimulator.defaultSiteID
 
@@ -18,16 +18,12 @@ struct UniFiFixture {
     func direct(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil, apiKey: String = "sim-api-key")
         async throws -> (status: Int, body: JSONValue?)
     {
-        var request = HTTPClientRequest(url: simulator.controllerURL + "/proxy/network/integration" + path)
-        request.method = method
-        request.headers.add(name: "X-API-KEY", value: apiKey)
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(body.encoded())
-        }
-        let response = try await http.execute(request, timeout: .seconds(5))
-        let buffer = try await response.body.collect(upTo: 1 << 20)
-        return (Int(response.status.code), JSONValue.parse(Data(buffer.readableBytesView)))
+        var headers: HTTPHeaders = ["X-API-KEY": apiKey]
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let response = try await http.collect(
+            method, simulator.controllerURL + "/proxy/network/integration" + path, headers: headers,
+            body: body.map { ByteBuffer(bytes: $0.encoded()) }, timeout: .seconds(5), maxBodySize: 1 << 20)
+        return (Int(response.status.code), JSONValue.parse(Data(response.body.readableBytesView)))
     }
 }
 

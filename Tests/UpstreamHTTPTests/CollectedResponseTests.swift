@@ -1,14 +1,14 @@
-import AsyncHTTPClient
 import Hummingbird
 import Logging
+import MQTTTestSupport
 import NIOCore
 import NIOHTTP1
 import Synchronization
 import Testing
 import UpstreamHTTP
 
-/// `HTTPClient.collect`, through which every upstream client sends its requests: the whole body
-/// within the time limit, no more than the size limit, cancelled with its task.
+/// `UpstreamHTTPClient.collect`, through which every upstream client sends its requests: the whole
+/// body within the time limit, no more than the size limit, cancelled with its task.
 @Suite struct CollectedResponseTests {
     @Test func bringsBackStatusHeadersAndTheWholeBody() async throws {
         try await withCollectingClient { client, base in
@@ -21,8 +21,7 @@ import UpstreamHTTP
         }
     }
 
-    /// The URL's parse is kept between calls (`ParsedRequests`); the method, headers and body are
-    /// each call's own.
+    /// One kept-alive connection carries them all; the method, headers and body are each call's own.
     @Test func callsToOneURLKeepTheirOwnMethodHeadersAndBody() async throws {
         try await withCollectingClient { client, base in
             for (text, header) in [("first", "1"), ("second", "2"), ("third", "")] {
@@ -48,10 +47,58 @@ import UpstreamHTTP
     /// The time limit covers the body too: a body that stops half-way is given up on.
     @Test func aStalledBodyIsGivenUpOnAtTheTimeLimit() async throws {
         try await withCollectingClient { client, base in
-            await #expect(throws: HTTPClientError.deadlineExceeded) {
+            let error = await #expect(throws: UpstreamHTTPError.self) {
                 _ = try await client.collect(.GET, base + "/stall", headers: [:], body: nil, timeout: .seconds(1), maxBodySize: 1000)
             }
+            #expect(error?.code == .timedOut)
+            #expect(error?.message == "no complete answer within 1.0 seconds")
         }
+    }
+
+    /// A successful body goes to the handler as it arrives, whatever its size (a gravity run's
+    /// output); any other is collected.
+    @Test func aSuccessfulBodyIsHandedOverAsItArrives() async throws {
+        try await withCollectingClient { client, base in
+            let chunks = Mutex<[String]>([])
+            let streamed = try await client.collect(
+                .GET, base + "/big", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000,
+                successBodyTo: { chunk in chunks.withLock { $0.append(String(buffer: chunk)) } })
+            #expect(streamed.status == .ok && streamed.body.readableBytes == 0)
+            #expect(chunks.withLock { $0.joined() } == String(repeating: "x", count: 2000))
+            let refused = try await client.collect(
+                .GET, base + "/missing", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000,
+                successBodyTo: { _ in Issue.record("a 404's body was streamed") })
+            #expect(refused.status == .notFound)
+        }
+    }
+
+    /// More at once than the connections it keeps to one server: the rest wait their turn, and
+    /// every one is answered.
+    @Test func moreCallsAtOnceThanConnectionsAreAllAnswered() async throws {
+        try await withCollectingClient { client, base in
+            let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                for number in 0..<40 {
+                    group.addTask {
+                        let response = try await client.collect(
+                            .POST, base + "/echo", headers: [:], body: ByteBuffer(string: "\(number)"), timeout: .seconds(10), maxBodySize: 1000)
+                        return String(buffer: response.body)
+                    }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(answers == Set((0..<40).map { "POST \($0)" }))
+        }
+    }
+
+    @Test func aRefusedConnectionFailsAtOnce() async throws {
+        let client = try UpstreamHTTPClient(tls: nil)
+        try await LoopbackPort.withRefusing { port in
+            let error = await #expect(throws: UpstreamHTTPError.self) {
+                _ = try await client.collect(.GET, "http://127.0.0.1:\(port)/", headers: [:], body: nil, timeout: .seconds(30), maxBodySize: 1000)
+            }
+            #expect(error?.code == .connectFailed)
+        }
+        try await client.shutdown()
     }
 
     @Test func aCancelledTaskThrowsCancellationError() async throws {
@@ -95,7 +142,9 @@ private final class RequestCount: Sendable {
 
 /// A loopback HTTP server counting the requests it receives in `received` (`/echo`, `/big`, `/stall`: a head and part of a body, then 5 s of
 /// nothing before it ends short) and a client of it, for the length of `body`.
-private func withCollectingClient(counting received: RequestCount = RequestCount(), _ body: (HTTPClient, String) async throws -> Void) async throws {
+private func withCollectingClient(
+    counting received: RequestCount = RequestCount(), _ body: (UpstreamHTTPClient, String) async throws -> Void
+) async throws {
     let router = Router()
     router.middlewares.add(CountingMiddleware(count: received))
     router.post("/echo") { request, _ -> Response in
@@ -123,10 +172,8 @@ private func withCollectingClient(counting received: RequestCount = RequestCount
             continuation.finish()
         },
         logger: quiet)
-    // A read timeout of its own, so that a limit that failed to cover the body fails the test
-    // rather than holding it.
-    // Its connections on the bridge's loop, as `UpstreamHTTPClient` makes them.
-    let client = HTTPClient(eventLoopGroupProvider: .shared(BridgeEventLoop.loop), configuration: .init(timeout: .init(read: .seconds(10))))
+    // Its connections on the bridge's loop, as the upstream clients' are.
+    let client = try UpstreamHTTPClient(tls: nil)
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await app.runService() }
         var iterator = ports.makeAsyncIterator()

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Testing
@@ -17,12 +16,11 @@ import UpstreamHTTP
 
     /// `GET /` through a client made for `tls`; the body on success.
     private func get(_ baseURL: String, tls: UpstreamTLS) async throws -> String {
-        let client = try await UpstreamHTTPClient.make(baseURL: baseURL, tls: tls, requestTimeout: .seconds(5))
+        let client = try await UpstreamHTTPClient.make(baseURL: baseURL, tls: tls)
         do {
-            let response = try await client.execute(HTTPClientRequest(url: baseURL + "/"), timeout: .seconds(5))
-            let body = try await response.body.collect(upTo: 1024)
+            let response = try await client.collect(.GET, baseURL + "/", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1024)
             try await client.shutdown()
-            return String(buffer: body)
+            return String(buffer: response.body)
         } catch {
             try await client.shutdown()
             throw error
@@ -64,9 +62,9 @@ import UpstreamHTTP
         try await withHTTPSServer(certificate) { pinnedURL in
             try await withHTTPSServer(otherCertificate) { otherURL in
                 let pin = try CertificateFingerprint(parsing: certificate.opensslFingerprint)
-                let client = try await UpstreamHTTPClient.make(baseURL: pinnedURL, tls: .pinned(pin), requestTimeout: .seconds(5))
-                let pinned = try? await client.execute(HTTPClientRequest(url: pinnedURL + "/"), timeout: .seconds(5))
-                let other = try? await client.execute(HTTPClientRequest(url: otherURL + "/"), timeout: .seconds(5))
+                let client = try await UpstreamHTTPClient.make(baseURL: pinnedURL, tls: .pinned(pin))
+                let pinned = try? await client.collect(.GET, pinnedURL + "/", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1024)
+                let other = try? await client.collect(.GET, otherURL + "/", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1024)
                 try await client.shutdown()
                 #expect(pinned?.status == .ok)
                 #expect(other == nil, "a certificate other than the pinned one must fail verification")
@@ -84,7 +82,7 @@ import UpstreamHTTP
     @Test func unreadableCAFileNamesIt() async throws {
         await #expect {
             _ = try await UpstreamHTTPClient.make(
-                baseURL: "https://127.0.0.1:1", tls: .caFile("/nonexistent/ca.pem"), requestTimeout: .seconds(1))
+                baseURL: "https://127.0.0.1:1", tls: .caFile("/nonexistent/ca.pem"))
         } throws: { error in
             (error as? UpstreamTLSError)?.message.contains("/nonexistent/ca.pem") == true
         }

@@ -1,0 +1,139 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// Kept-alive connections to each upstream endpoint (host and port), at most `limit` at once;
+/// an exchange that finds none free waits for the next, in order.
+///
+/// Confined to `loop`: every method runs there, and so do the connections and their handlers.
+/// (`@unchecked Sendable` so that the client can hand exchanges to it from any task.)
+final class ConnectionPool: @unchecked Sendable {
+    private struct Key: Hashable {
+        let host: String
+        let port: Int
+        let isHTTPS: Bool
+    }
+
+    private struct Endpoint {
+        var idle: [ConnectionHandler] = []
+        var open = 0
+        var waiting: [Exchange] = []
+    }
+
+    let loop: any EventLoop
+    private let tls: NIOSSLContext?
+    private let connectTimeout: TimeAmount
+    /// AsyncHTTPClient's default, which the bridge had until it made its own client.
+    static let limit = 8
+    private var endpoints: [Key: Endpoint] = [:]
+    private var connections: [ObjectIdentifier: any Channel] = [:]
+    private var isShutDown = false
+
+    init(loop: any EventLoop, tls: NIOSSLContext?, connectTimeout: TimeAmount) {
+        self.loop = loop
+        self.tls = tls
+        self.connectTimeout = connectTimeout
+    }
+
+    func start(_ exchange: Exchange) {
+        loop.preconditionInEventLoop()
+        guard !isShutDown else {
+            exchange.settle(.failure(UpstreamHTTPError(.shutDown, "the HTTP client is shut down")))
+            return
+        }
+        let key = Key(host: exchange.target.host, port: exchange.target.port, isHTTPS: exchange.target.isHTTPS)
+        if let free = endpoints[key]?.idle.popLast() {
+            free.start(exchange)
+        } else if endpoints[key, default: Endpoint()].open < Self.limit {
+            endpoints[key, default: Endpoint()].open += 1
+            connect(key, for: exchange)
+        } else {
+            endpoints[key, default: Endpoint()].waiting.append(exchange)
+        }
+    }
+
+    /// Closes every connection; what waits or connects, and whatever is asked from now on, fails.
+    func shutDown() -> EventLoopFuture<Void> {
+        loop.preconditionInEventLoop()
+        isShutDown = true
+        let waiting = endpoints.values.flatMap(\.waiting)
+        endpoints = [:]
+        for exchange in waiting { exchange.settle(.failure(UpstreamHTTPError(.shutDown, "the HTTP client is shut down"))) }
+        let closing = connections.values.map { $0.close() }
+        connections = [:]
+        return EventLoopFuture.andAllComplete(closing, on: loop)
+    }
+
+    private func connect(_ key: Key, for exchange: Exchange) {
+        let tls = key.isHTTPS ? self.tls : nil
+        guard !key.isHTTPS || tls != nil else {
+            exchange.settle(.failure(UpstreamHTTPError(.invalidURL, "https://\(key.host):\(key.port) with a client made for http://")))
+            connectionGone(key)
+            return
+        }
+        let serverName = UpstreamEndpoint.isIPAddress(key.host) ? nil : key.host
+        ClientBootstrap(group: loop)
+            .connectTimeout(connectTimeout)
+            .channelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let tls { try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName)) }
+                    try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHandler(ConnectionHandler(
+                        onFree: { [self] handler in free(handler, key) }, onClosed: { [self] handler in closed(handler, key) }))
+                }
+            }
+            .connect(host: key.host, port: key.port)
+            .assumeIsolated()
+            .whenComplete { [self] result in
+                switch result {
+                case .success(let channel):
+                    connections[ObjectIdentifier(channel)] = channel
+                    guard !isShutDown, let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self) else {
+                        exchange.settle(.failure(UpstreamHTTPError(.shutDown, "the HTTP client is shut down")))
+                        channel.close(promise: nil)
+                        return
+                    }
+                    if exchange.isSettled { free(handler, key) } else { handler.start(exchange) }
+                case .failure(let error):
+                    exchange.settle(.failure(UpstreamHTTPError(.connectFailed, "could not connect to \(key.host):\(key.port): \(error)")))
+                    connectionGone(key)
+                }
+            }
+    }
+
+    /// A connection is free: the first exchange still waiting takes it, or it waits itself.
+    private func free(_ handler: ConnectionHandler, _ key: Key) {
+        guard !isShutDown else { return }
+        while let next = endpoints[key]?.waiting.first {
+            endpoints[key]?.waiting.removeFirst()
+            if !next.isSettled {
+                handler.start(next)
+                return
+            }
+        }
+        endpoints[key]?.idle.append(handler)
+    }
+
+    private func closed(_ handler: ConnectionHandler, _ key: Key) {
+        if let channel = handler.channel { connections[ObjectIdentifier(channel)] = nil }
+        endpoints[key]?.idle.removeAll { $0 === handler }
+        connectionGone(key)
+    }
+
+    /// One connection fewer (closed, or never made): an exchange still waiting gets a new one.
+    private func connectionGone(_ key: Key) {
+        guard !isShutDown, var endpoint = endpoints[key] else { return }
+        endpoint.open -= 1
+        endpoint.waiting.removeAll(where: \.isSettled)
+        if !endpoint.waiting.isEmpty {
+            let next = endpoint.waiting.removeFirst()
+            endpoint.open += 1
+            endpoints[key] = endpoint
+            connect(key, for: next)
+        } else {
+            endpoints[key] = endpoint
+        }
+    }
+}
