@@ -14,7 +14,6 @@ let package = Package(
         .executable(name: "home2mqtt-bench", targets: ["home2mqtt-bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Without Hummingbird's default FullFoundation trait, whose date formatters in its form
         // coding would link the full Foundation and ICU's data into the binary.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -211,7 +210,6 @@ let package = Package(
         .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkReport"]),
         .testTarget(name: "SimulatorSupportTests", dependencies: [
             "SimulatorSupport", "UpstreamHTTP",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -225,15 +223,13 @@ let package = Package(
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
             "PiHoleTestSupport", "UniFiSimulator", "UniFiTestSupport", "UniFiIntegration", "BellasReefSimulator",
-            "BellasReefTestSupport",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "BellasReefTestSupport", "UpstreamHTTP",
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: [
             "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket",
         ]),
         .testTarget(name: "BellasReefAPITests", dependencies: [
             "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP", "JSONDocument",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "BellasReefIntegrationTests", dependencies: [
             "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "BridgeCore", "MQTT",
@@ -256,7 +252,6 @@ let package = Package(
         ]),
         .testTarget(name: "UniFiAPITests", dependencies: [
             "UniFiAPI", "UniFiSimulator", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [
             "PiHoleIntegration", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",

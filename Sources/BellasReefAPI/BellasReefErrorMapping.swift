@@ -58,7 +58,7 @@ enum BellasReefErrorMapping {
     /// connection) is `.transport`.
     static func transport(_ error: any Error) -> BellasReefError {
         if let error = error as? BellasReefError { return error }
-        if let trust = UpstreamTLSError.trustFailure(error) { return BellasReefError(.tls, trust) }
+        if let trust = UpstreamError.trustFailure(error) { return BellasReefError(.tls, trust) }
         if error is CancellationError { return BellasReefError(.transport, "cancelled") }
         return BellasReefError(.transport, String(describing: error))
     }

@@ -60,7 +60,7 @@ final class ReefUpstream: Sendable {
 
     /// A handshake refused or a pin that does not match: the certificate may have changed.
     static func isCertificateFailure(_ error: any Error) -> Bool {
-        (error as? BellasReefError)?.code == .tls || error is UpstreamTLSError
+        (error as? BellasReefError)?.code == .tls || (error as? UpstreamError)?.isTrustFailure == true
     }
 
     /// After a certificate failure the next call makes a new client, whose probe checks a pin

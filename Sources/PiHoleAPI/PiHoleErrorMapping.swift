@@ -55,7 +55,7 @@ enum PiHoleErrorMapping {
     /// everything else (connect refused, timeout, dropped connection) is `.transport`.
     static func transport(_ error: any Error) -> PiHoleError {
         if let error = error as? PiHoleError { return error }
-        if let trust = UpstreamTLSError.trustFailure(error) { return PiHoleError(.tls, trust) }
+        if let trust = UpstreamError.trustFailure(error) { return PiHoleError(.tls, trust) }
         if error is CancellationError { return PiHoleError(.transport, "cancelled") }
         return PiHoleError(.transport, String(describing: error))
     }

@@ -54,7 +54,7 @@ enum UniFiErrorMapping {
     /// certificate trust failures are `.tls`, everything else is `.transport`.
     static func transport(_ error: any Error) -> UniFiError {
         if let error = error as? UniFiError { return error }
-        if let trust = UpstreamTLSError.trustFailure(error) { return UniFiError(.tls, trust) }
+        if let trust = UpstreamError.trustFailure(error) { return UniFiError(.tls, trust) }
         if error is CancellationError { return UniFiError(.transport, "cancelled") }
         return UniFiError(.transport, String(describing: error))
     }

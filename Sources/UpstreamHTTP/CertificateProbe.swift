@@ -16,20 +16,20 @@ import NIOTLS
 public enum CertificateProbe {
     /// Connects to `host:port`, completes a TLS handshake with verification off (SNI = `host`
     /// when it is a name), takes the leaf certificate and closes. At most `timeout` in all.
-    public static func probe(host: String, port: Int, timeout: Duration = .seconds(5)) async throws(UpstreamTLSError)
+    public static func probe(host: String, port: Int, timeout: Duration = .seconds(5)) async throws(UpstreamError)
         -> ProbedCertificate
     {
         do {
             return try await handshake(host: host, port: port, timeout: timeout)
-        } catch let error as UpstreamTLSError {
+        } catch let error as UpstreamError {
             throw error
         } catch {
-            throw UpstreamTLSError(.probeFailed, "cannot read the certificate of \(host):\(port): \(error)")
+            throw UpstreamError(.probeFailed, "cannot read the certificate of \(host):\(port): \(error)")
         }
     }
 
     /// The same for an `https://` URL (port 443 unless it names one).
-    public static func probe(url: String, timeout: Duration = .seconds(5)) async throws(UpstreamTLSError)
+    public static func probe(url: String, timeout: Duration = .seconds(5)) async throws(UpstreamError)
         -> ProbedCertificate
     {
         let endpoint = try UpstreamEndpoint(url: url)
@@ -45,7 +45,7 @@ public enum CertificateProbe {
         let eventLoop = group.next()
         let certificatePromise = eventLoop.makePromise(of: NIOSSLCertificate.self)
         let deadline = eventLoop.scheduleTask(in: timeout.timeAmount) {
-            certificatePromise.fail(UpstreamTLSError(.probeFailed, "no TLS handshake with \(host):\(port) within \(timeout)"))
+            certificatePromise.fail(UpstreamError(.probeFailed, "no TLS handshake with \(host):\(port) within \(timeout)"))
         }
         defer { deadline.cancel() }
 
@@ -85,7 +85,7 @@ private final class PeerCertificateCatcher: ChannelInboundHandler, RemovableChan
         if let tlsEvent = event as? TLSUserEvent, case .handshakeCompleted = tlsEvent {
             do {
                 guard let certificate = try context.pipeline.syncOperations.nioSSL_peerCertificate() else {
-                    throw UpstreamTLSError(.probeFailed, "the server sent no certificate")
+                    throw UpstreamError(.probeFailed, "the server sent no certificate")
                 }
                 promise.succeed(certificate)
             } catch {
@@ -101,7 +101,7 @@ private final class PeerCertificateCatcher: ChannelInboundHandler, RemovableChan
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        promise.fail(UpstreamTLSError(.probeFailed, "the connection closed before the TLS handshake completed"))
+        promise.fail(UpstreamError(.probeFailed, "the connection closed before the TLS handshake completed"))
         context.fireChannelInactive()
     }
 }

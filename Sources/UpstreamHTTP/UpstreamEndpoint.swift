@@ -11,11 +11,11 @@ struct UpstreamEndpoint: Sendable, Equatable {
     let host: String
     let port: Int
 
-    init(url: String) throws(UpstreamTLSError) {
+    init(url: String) throws(UpstreamError) {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else {
-            throw UpstreamTLSError(.invalidURL, "not an http:// or https:// URL with a host: '\(url)'")
+            throw UpstreamError(.invalidURL, "not an http:// or https:// URL with a host: '\(url)'")
         }
         isHTTPS = scheme == "https"
         // URLComponents keeps the brackets of an IPv6 literal; sockets want the bare address.

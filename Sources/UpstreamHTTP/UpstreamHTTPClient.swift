@@ -27,13 +27,13 @@ public final class UpstreamHTTPClient: Sendable {
     /// its only trust root (hostname not checked: appliance certificates rarely name the address
     /// they are reached by), so that any later connection presenting another certificate fails
     /// verification in the TLS handshake.
-    public static func make(baseURL: String, tls: UpstreamTLS) async throws(UpstreamTLSError) -> UpstreamHTTPClient {
+    public static func make(baseURL: String, tls: UpstreamTLS) async throws(UpstreamError) -> UpstreamHTTPClient {
         let endpoint = try UpstreamEndpoint(url: baseURL)
         let configuration = endpoint.isHTTPS ? try await tlsConfiguration(tls, endpoint: endpoint) : nil
         do {
             return try UpstreamHTTPClient(tls: configuration)
         } catch {
-            throw UpstreamTLSError(.unusableSettings, "the TLS settings for \(baseURL) cannot be used: \(error)")
+            throw UpstreamError(.unusableSettings, "the TLS settings for \(baseURL) cannot be used: \(error)")
         }
     }
 
@@ -80,7 +80,7 @@ public final class UpstreamHTTPClient: Sendable {
         try await pool.loop.flatSubmit { pool.shutDown() }.get()
     }
 
-    static func tlsConfiguration(_ tls: UpstreamTLS, endpoint: UpstreamEndpoint) async throws(UpstreamTLSError) -> TLSConfiguration {
+    static func tlsConfiguration(_ tls: UpstreamTLS, endpoint: UpstreamEndpoint) async throws(UpstreamError) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch tls {
         case .system:
@@ -92,12 +92,12 @@ public final class UpstreamHTTPClient: Sendable {
         case .pinned(let expected):
             let presented = try await CertificateProbe.probe(host: endpoint.host, port: endpoint.port)
             guard presented.fingerprint == expected else {
-                throw UpstreamTLSError.mismatch(expected: expected, presented: presented.fingerprint, host: "\(endpoint.host):\(endpoint.port)")
+                throw UpstreamError.mismatch(expected: expected, presented: presented.fingerprint, host: "\(endpoint.host):\(endpoint.port)")
             }
             // BoringSSL accepts a lone trust root only when it is self-signed (no partial chains):
             // say so now rather than fail every handshake later.
             guard presented.certificate.subjectName == presented.certificate.issuerName else {
-                throw UpstreamTLSError(
+                throw UpstreamError(
                     .unpinnableCertificate,
                     "the certificate of \(endpoint.host):\(endpoint.port) is issued by \(presented.issuer ?? "a CA"), not self-signed: "
                         + "trust that CA with a CA file instead of a pinned fingerprint")

@@ -1,9 +1,9 @@
-import AsyncHTTPClient
 import BridgeTestSupport
 import Foundation
 import MQTTTestSupport
 import PiHoleSimulator
 import Testing
+import UpstreamHTTP
 
 /// `bridge.health`: `/healthz`, `/metrics` and `home2mqtt healthcheck`, on the real process.
 @Suite struct HealthEndpointTests {
@@ -87,8 +87,14 @@ import Testing
     }
 
     private static func get(_ url: String) async throws -> (status: Int, body: String) {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return (Int(response.status.code), String(buffer: body))
+        let client = try UpstreamHTTPClient(tls: nil)
+        do {
+            let answer = try await client.collect(.GET, url, headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1 << 20)
+            try await client.shutdown()
+            return (Int(answer.status.code), String(buffer: answer.body))
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
     }
 }

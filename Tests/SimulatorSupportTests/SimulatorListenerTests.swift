@@ -1,11 +1,10 @@
-import AsyncHTTPClient
 import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
 import SimulatorSupport
 import Testing
-import enum UpstreamHTTP.BridgeEventLoop
+import UpstreamHTTP
 
 @Suite struct SimulatorListenerTests {
     /// The benchmark measures the bridge beside its simulators: they must not share its threads,
@@ -22,11 +21,11 @@ import enum UpstreamHTTP.BridgeEventLoop
         logger.logLevel = .error
         let listener = SimulatorListener(name: "test", responder: router.buildResponder(), logger: logger)
         try await listener.start()
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = try UpstreamHTTPClient(tls: nil)
         do {
-            let response = try await client.execute(HTTPClientRequest(url: "\(listener.baseURL)/where"), timeout: .seconds(10))
-            let body = String(buffer: try await response.body.collect(upTo: 1024))
-            #expect(body == "a loop of the simulators' own")
+            let response = try await client.collect(
+                .GET, "\(listener.baseURL)/where", headers: [:], body: nil, timeout: .seconds(10), maxBodySize: 1024)
+            #expect(String(buffer: response.body) == "a loop of the simulators' own")
         } catch {
             Issue.record(error)
         }

@@ -30,7 +30,7 @@ import UpstreamHTTP
         #expect {
             try CertificateFingerprint(parsing: text)
         } throws: { error in
-            guard let error = error as? UpstreamTLSError else { return false }
+            guard let error = error as? UpstreamError else { return false }
             return error.code == .malformedFingerprint && error.message.contains("SHA-256")
         }
     }

@@ -47,7 +47,7 @@ import UpstreamHTTP
     /// The time limit covers the body too: a body that stops half-way is given up on.
     @Test func aStalledBodyIsGivenUpOnAtTheTimeLimit() async throws {
         try await withCollectingClient { client, base in
-            let error = await #expect(throws: UpstreamHTTPError.self) {
+            let error = await #expect(throws: UpstreamError.self) {
                 _ = try await client.collect(.GET, base + "/stall", headers: [:], body: nil, timeout: .seconds(1), maxBodySize: 1000)
             }
             #expect(error?.code == .timedOut)
@@ -93,7 +93,7 @@ import UpstreamHTTP
     @Test func aRefusedConnectionFailsAtOnce() async throws {
         let client = try UpstreamHTTPClient(tls: nil)
         try await LoopbackPort.withRefusing { port in
-            let error = await #expect(throws: UpstreamHTTPError.self) {
+            let error = await #expect(throws: UpstreamError.self) {
                 _ = try await client.collect(.GET, "http://127.0.0.1:\(port)/", headers: [:], body: nil, timeout: .seconds(30), maxBodySize: 1000)
             }
             #expect(error?.code == .connectFailed)

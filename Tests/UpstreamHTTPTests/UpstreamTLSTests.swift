@@ -51,7 +51,7 @@ import UpstreamHTTP
             await #expect {
                 _ = try await get(baseURL, tls: .pinned(wrong))
             } throws: { error in
-                guard let error = error as? UpstreamTLSError, case .fingerprintMismatch = error.code else { return false }
+                guard let error = error as? UpstreamError, case .fingerprintMismatch = error.code else { return false }
                 return error.message.contains(otherCertificate.opensslFingerprint)
                     && error.message.contains(certificate.opensslFingerprint)
             }
@@ -84,7 +84,7 @@ import UpstreamHTTP
             _ = try await UpstreamHTTPClient.make(
                 baseURL: "https://127.0.0.1:1", tls: .caFile("/nonexistent/ca.pem"))
         } throws: { error in
-            (error as? UpstreamTLSError)?.message.contains("/nonexistent/ca.pem") == true
+            (error as? UpstreamError)?.message.contains("/nonexistent/ca.pem") == true
         }
     }
 

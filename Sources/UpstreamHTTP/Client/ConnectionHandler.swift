@@ -33,7 +33,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Sends `exchange`'s request on this connection. On the connection's loop, when it is free.
     func start(_ exchange: Exchange) {
         guard let context else {
-            exchange.settle(.failure(UpstreamHTTPError(.connectionClosed, "the connection to \(exchange.target.hostHeader) closed")))
+            exchange.settle(.failure(UpstreamError(.connectionClosed, "the connection to \(exchange.target.hostHeader) closed")))
             return
         }
         current = exchange
@@ -73,7 +73,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if let exchange = current {
             current = nil
-            exchange.settle(.failure(UpstreamHTTPError(
+            exchange.settle(.failure(UpstreamError(
                 .connectionClosed, "\(exchange.target.hostHeader) closed the connection before the answer was complete")))
         }
         onClosed(self)

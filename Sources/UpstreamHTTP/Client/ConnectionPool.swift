@@ -39,7 +39,7 @@ final class ConnectionPool: @unchecked Sendable {
     func start(_ exchange: Exchange) {
         loop.preconditionInEventLoop()
         guard !isShutDown else {
-            exchange.settle(.failure(UpstreamHTTPError(.shutDown, "the HTTP client is shut down")))
+            exchange.settle(.failure(UpstreamError(.shutDown, "the HTTP client is shut down")))
             return
         }
         let key = Key(host: exchange.target.host, port: exchange.target.port, isHTTPS: exchange.target.isHTTPS)
@@ -59,7 +59,7 @@ final class ConnectionPool: @unchecked Sendable {
         isShutDown = true
         let waiting = endpoints.values.flatMap(\.waiting)
         endpoints = [:]
-        for exchange in waiting { exchange.settle(.failure(UpstreamHTTPError(.shutDown, "the HTTP client is shut down"))) }
+        for exchange in waiting { exchange.settle(.failure(UpstreamError(.shutDown, "the HTTP client is shut down"))) }
         let closing = connections.values.map { $0.close() }
         connections = [:]
         return EventLoopFuture.andAllComplete(closing, on: loop)
@@ -68,7 +68,7 @@ final class ConnectionPool: @unchecked Sendable {
     private func connect(_ key: Key, for exchange: Exchange) {
         let tls = key.isHTTPS ? self.tls : nil
         guard !key.isHTTPS || tls != nil else {
-            exchange.settle(.failure(UpstreamHTTPError(.invalidURL, "https://\(key.host):\(key.port) with a client made for http://")))
+            exchange.settle(.failure(UpstreamError(.invalidURL, "https://\(key.host):\(key.port) with a client made for http://")))
             connectionGone(key)
             return
         }
@@ -91,13 +91,13 @@ final class ConnectionPool: @unchecked Sendable {
                 case .success(let channel):
                     connections[ObjectIdentifier(channel)] = channel
                     guard !isShutDown, let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self) else {
-                        exchange.settle(.failure(UpstreamHTTPError(.shutDown, "the HTTP client is shut down")))
+                        exchange.settle(.failure(UpstreamError(.shutDown, "the HTTP client is shut down")))
                         channel.close(promise: nil)
                         return
                     }
                     if exchange.isSettled { free(handler, key) } else { handler.start(exchange) }
                 case .failure(let error):
-                    exchange.settle(.failure(UpstreamHTTPError(.connectFailed, "could not connect to \(key.host):\(key.port): \(error)")))
+                    exchange.settle(.failure(UpstreamError(.connectFailed, "could not connect to \(key.host):\(key.port): \(error)")))
                     connectionGone(key)
                 }
             }

@@ -56,7 +56,7 @@ final class Exchange: @unchecked Sendable {
     func startDeadline(_ timeout: TimeAmount, describedAs limit: String) {
         deadline = loop.scheduleTask(in: timeout) { [self] in
             let connection = connection
-            settle(.failure(UpstreamHTTPError(.timedOut, "no complete answer within \(limit)")))
+            settle(.failure(UpstreamError(.timedOut, "no complete answer within \(limit)")))
             connection?.close(promise: nil)
         }
     }
@@ -84,13 +84,13 @@ final class Exchange: @unchecked Sendable {
     }
 
     /// Feeds a part of the answer. - Returns: whether the answer is complete and whole.
-    func receive(_ part: HTTPClientResponsePart) throws(UpstreamHTTPError) -> Bool {
+    func receive(_ part: HTTPClientResponsePart) throws(UpstreamError) -> Bool {
         switch part {
         case .head(let head):
             responseHead = head
             streaming = successBodyTo != nil && (200..<300).contains(head.status.code)
             if !streaming, let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > maxBodySize {
-                throw UpstreamHTTPError(.bodyTooLarge, "answer larger than \(maxBodySize) bytes (\(length))")
+                throw UpstreamError(.bodyTooLarge, "answer larger than \(maxBodySize) bytes (\(length))")
             }
         case .body(var chunk):
             if streaming {
@@ -101,10 +101,10 @@ final class Exchange: @unchecked Sendable {
                 collected!.writeBuffer(&chunk)
             }
             if let collected, collected.readableBytes > maxBodySize {
-                throw UpstreamHTTPError(.bodyTooLarge, "answer larger than \(maxBodySize) bytes")
+                throw UpstreamError(.bodyTooLarge, "answer larger than \(maxBodySize) bytes")
             }
         case .end:
-            guard let responseHead else { throw UpstreamHTTPError(.connectionClosed, "an answer ended before its head") }
+            guard let responseHead else { throw UpstreamError(.connectionClosed, "an answer ended before its head") }
             settle(.success(CollectedResponse(status: responseHead.status, headers: responseHead.headers, body: collected ?? ByteBuffer())))
             return true
         }

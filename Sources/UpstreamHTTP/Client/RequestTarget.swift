@@ -11,7 +11,7 @@ struct RequestTarget: Sendable, Equatable {
     /// From the first `/` on, query included; `/` when the URL has none.
     let pathAndQuery: String
 
-    init(_ url: String) throws(UpstreamHTTPError) {
+    init(_ url: String) throws(UpstreamError) {
         let isHTTPS: Bool
         let rest: Substring
         if let after = Self.dropScheme("https://", from: url) {
@@ -19,7 +19,7 @@ struct RequestTarget: Sendable, Equatable {
         } else if let after = Self.dropScheme("http://", from: url) {
             (isHTTPS, rest) = (false, after)
         } else {
-            throw UpstreamHTTPError(.invalidURL, "not an http:// or https:// URL: '\(url)'")
+            throw UpstreamError(.invalidURL, "not an http:// or https:// URL: '\(url)'")
         }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
@@ -30,11 +30,11 @@ struct RequestTarget: Sendable, Equatable {
         if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
             host = authority[..<colon]
             guard let parsed = Int(authority[authority.index(after: colon)...]), (1...65_535).contains(parsed) else {
-                throw UpstreamHTTPError(.invalidURL, "no valid port in '\(url)'")
+                throw UpstreamError(.invalidURL, "no valid port in '\(url)'")
             }
             port = parsed
         }
-        guard !host.isEmpty, !host.contains("@") else { throw UpstreamHTTPError(.invalidURL, "no host in '\(url)'") }
+        guard !host.isEmpty, !host.contains("@") else { throw UpstreamError(.invalidURL, "no host in '\(url)'") }
         self.isHTTPS = isHTTPS
         self.host = host.first == "[" && host.last == "]" ? String(host.dropFirst().dropLast()) : String(host)
         self.port = port

@@ -1,6 +1,9 @@
 import NIOSSL
-/// The one error type of this module's TLS helpers.
-public struct UpstreamTLSError: Error, Sendable, Equatable, CustomStringConvertible {
+
+/// The one error type of this module: the upstreams' TLS trust, and an HTTP exchange that went
+/// wrong before any HTTP status could say so. A refused TLS handshake is not among them: NIOSSL's
+/// own error passes through, and `trustFailure` names it.
+public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
         /// A fingerprint as typed by a user could not be understood.
         case malformedFingerprint
@@ -10,12 +13,22 @@ public struct UpstreamTLSError: Error, Sendable, Equatable, CustomStringConverti
         case unpinnableCertificate
         /// The CA file could not be read or holds no certificate.
         case unreadableCAFile(path: String)
-        /// The URL is not an `http://` or `https://` URL with a host.
-        case invalidURL
         /// Connecting or the handshake failed, or the server sent no certificate.
         case probeFailed
         /// BoringSSL would not take the TLS settings.
         case unusableSettings
+        /// The URL is not an `http://` or `https://` URL with a host.
+        case invalidURL
+        /// The upstream could not be connected to (refused, unreachable, no answer to the connect).
+        case connectFailed
+        /// No complete answer within the exchange's time limit.
+        case timedOut
+        /// The connection closed before the answer was complete.
+        case connectionClosed
+        /// The answer was larger than the caller takes.
+        case bodyTooLarge
+        /// The client was shut down.
+        case shutDown
     }
 
     public let code: Code
@@ -29,18 +42,28 @@ public struct UpstreamTLSError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String { message }
 
     static func mismatch(expected: CertificateFingerprint, presented: CertificateFingerprint, host: String) -> Self {
-        UpstreamTLSError(
+        UpstreamError(
             .fingerprintMismatch(expected: expected, presented: presented),
             "certificate of \(host) does not match the pinned fingerprint: expected \(expected), presented \(presented)")
     }
+
+    /// Whether it says the upstream's certificate cannot be trusted as configured.
+    public var isTrustFailure: Bool {
+        switch code {
+        case .malformedFingerprint, .fingerprintMismatch, .unpinnableCertificate, .unreadableCAFile, .probeFailed, .unusableSettings:
+            true
+        case .invalidURL, .connectFailed, .timedOut, .connectionClosed, .bodyTooLarge, .shutDown:
+            false
+        }
+    }
 }
 
-extension UpstreamTLSError {
+extension UpstreamError {
     /// The words for `error` when it is a certificate-trust failure (a pin mismatch, a handshake
     /// refused), whichever layer threw it; `nil` for anything else.
     public static func trustFailure(_ error: any Error) -> String? {
         switch error {
-        case let error as UpstreamTLSError: error.message
+        case let error as UpstreamError where error.isTrustFailure: error.message
         case is NIOSSLError, is BoringSSLError: "TLS handshake failed (certificate not trusted or changed?): \(error)"
         default: nil
         }
