@@ -14,9 +14,14 @@ import NIOSSL
 public final class UpstreamHTTPClient: Sendable {
     private let pool: ConnectionPool
 
+    /// A connect that takes longer fails: the upstreams are on the home's network.
+    static let connectTimeout: Duration = .seconds(5)
+
     /// No TLS for `http://` URLs; `https://` ones are trusted as `tls` says (`nil`: refused).
-    public init(tls: TLSConfiguration?, connectTimeout: Duration = .seconds(5), loop: any EventLoop = BridgeEventLoop.loop) throws {
-        pool = ConnectionPool(loop: loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: connectTimeout.timeAmount)
+    /// Its connections live on `BridgeEventLoop.loop`.
+    public init(tls: TLSConfiguration?) throws {
+        pool = ConnectionPool(
+            loop: BridgeEventLoop.loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: Self.connectTimeout.timeAmount)
     }
 
     /// A client for `baseURL`: no TLS for `http://`; for `https://`, trust as `tls` says. The caller
