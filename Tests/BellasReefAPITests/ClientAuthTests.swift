@@ -39,17 +39,18 @@ struct ClientAuthTests {
 
     @Test func shortExpiryIsRenewedByALoginBeforeAny401() async throws {
         var options = BellasReefSimulator.Options()
-        options.tokenLifetime = .seconds(6)
+        options.tokenLifetime = .seconds(12)
         try await withReef(options: options) { f in
-            let calls = 24
+            let calls = 30
             for _ in 0..<calls {
                 _ = try await f.client.systemUsage()
                 try await Task.sleep(for: .milliseconds(400))
             }
-            // About 10 s with 6 s tokens: renewed at least once, and never a refused request
-            // (a refusal would have cost a retry: one request more than calls). Renewed 1.5 s
-            // ahead: 3 s tokens (0.75 s ahead) met a 401 under the full suite's load, where one
-            // request took longer than that.
+            // 12 s at least with 12 s tokens, renewed a quarter of their life ahead (9 s in):
+            // renewed at least once, and never a refused request (a refusal would have cost a
+            // retry: one request more than calls). 3 s tokens (0.75 s ahead) and 6 s tokens
+            // (1.5 s ahead) each met a 401 under the full suite's load, where one request took
+            // longer than that; 3 s ahead leaves it room.
             #expect(f.simulator.loginCount >= 2)
             #expect(f.coreRequests("/api/system-usage").count == calls)
         }
