@@ -229,7 +229,7 @@ let package = Package(
             "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket",
         ]),
         .testTarget(name: "BellasReefAPITests", dependencies: [
-            "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP", "JSONDocument",
+            "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP", "JSONDocument", .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "BellasReefIntegrationTests", dependencies: [
             "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "BridgeCore", "MQTT",

@@ -18,10 +18,10 @@ public final class UpstreamHTTPClient: Sendable {
     static let connectTimeout: Duration = .seconds(5)
 
     /// No TLS for `http://` URLs; `https://` ones are trusted as `tls` says (`nil`: refused).
-    /// Its connections live on `BridgeEventLoop.loop`.
-    public init(tls: TLSConfiguration?) throws {
-        pool = ConnectionPool(
-            loop: BridgeEventLoop.loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: Self.connectTimeout.timeAmount)
+    /// Its connections live on `loop`: the bridge's, but for a test's client of a simulator, which
+    /// keeps off the one loop that every bridge a test process runs shares.
+    public init(tls: TLSConfiguration?, loop: any EventLoop = BridgeEventLoop.loop) throws {
+        pool = ConnectionPool(loop: loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: Self.connectTimeout.timeAmount)
     }
 
     /// A client for `baseURL`: no TLS for `http://`; for `https://`, trust as `tls` says. The caller

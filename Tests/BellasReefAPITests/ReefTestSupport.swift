@@ -3,6 +3,7 @@ import BellasReefSimulator
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import NIOHTTP1
 import UpstreamHTTP
 
@@ -23,10 +24,12 @@ struct ReefFixture {
     }
 }
 
-/// An HTTP client for loopback tests, as the bridge's: redirects are not followed, refused
-/// connects fail at once.
+/// An HTTP client for loopback tests, as the bridge's (redirects are not followed, refused
+/// connects fail at once), on a loop of NIO's own group: the bridge's one loop is shared by
+/// every bridge the test process runs, and under the full suite its latency failed the timing
+/// of the token and backoff tests here.
 func makeTestHTTPClient() throws -> UpstreamHTTPClient {
-    try UpstreamHTTPClient(tls: nil)
+    try UpstreamHTTPClient(tls: nil, loop: MultiThreadedEventLoopGroup.singleton.next())
 }
 
 /// A started simulator and a client of its three services; torn down afterwards.
