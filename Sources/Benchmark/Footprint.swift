@@ -12,6 +12,12 @@ enum Footprint {
         return nil
     }
 
+    /// A process's `VmRSS`, and the anonymous part of it (`RssAnon`), in KiB.
+    static func resident(pid: Int32) -> (kib: Int, anonymousKiB: Int?)? {
+        let pid = String(pid)
+        return residentKiB(pid: pid).map { ($0, residentKiB(pid: pid, field: "RssAnon")) }
+    }
+
     /// A process's CPU time so far, user and system (/proc/PID/stat's utime and stime, in clock
     /// ticks of 10 ms on Linux), in seconds.
     static func cpuSeconds(pid: Int32) -> Double? {

@@ -111,8 +111,7 @@ enum ProcessScenario {
 
     /// The child's `VmRSS` and `RssAnon` once it has answered `commands`.
     static func resident(pid: Int32, after commands: Int) -> ProcessFootprint.Resident? {
-        let pid = String(pid)
-        return Footprint.residentKiB(pid: pid).map { .init(commands: commands, kib: $0, anonymousKiB: Footprint.residentKiB(pid: pid, field: "RssAnon")) }
+        Footprint.resident(pid: pid).map { .init(commands: commands, kib: $0.kib, anonymousKiB: $0.anonymousKiB) }
     }
 
     /// The idle window that holds an hour of every upstream's polls at the default intervals
@@ -155,9 +154,8 @@ enum ProcessScenario {
     }
 
     private static func residentWhilePolling(pid: Int32, since start: ContinuousClock.Instant) -> IdlePolling.Resident? {
-        let pid = String(pid)
-        return Footprint.residentKiB(pid: pid).map { kib in
-            .init(seconds: (ContinuousClock.now - start).milliseconds / 1_000, kib: kib, anonymousKiB: Footprint.residentKiB(pid: pid, field: "RssAnon"))
+        Footprint.resident(pid: pid).map {
+            .init(seconds: (ContinuousClock.now - start).milliseconds / 1_000, kib: $0.kib, anonymousKiB: $0.anonymousKiB)
         }
     }
 }

@@ -113,10 +113,3 @@ public final class UpstreamHTTPClient: Sendable {
         return configuration
     }
 }
-
-extension ConnectionPool {
-    /// Runs `body` on the loop: at once when called there (a bridge task), else as its next job.
-    func onLoop(_ body: @escaping @Sendable () -> Void) {
-        if loop.inEventLoop { body() } else { loop.execute(body) }
-    }
-}

@@ -3,7 +3,7 @@ import NIOHTTP1
 
 /// The last handler of an upstream connection: carries one exchange at a time, hands the answer's
 /// parts to it, and tells the pool when the connection is free again or gone.
-final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
 

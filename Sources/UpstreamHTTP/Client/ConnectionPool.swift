@@ -36,6 +36,11 @@ final class ConnectionPool: @unchecked Sendable {
         self.connectTimeout = connectTimeout
     }
 
+    /// Runs `body` on the loop: at once when called there (a bridge task), else as its next job.
+    func onLoop(_ body: @escaping @Sendable () -> Void) {
+        if loop.inEventLoop { body() } else { loop.execute(body) }
+    }
+
     func start(_ exchange: Exchange) {
         loop.preconditionInEventLoop()
         guard !isShutDown else {
