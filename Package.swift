@@ -236,9 +236,8 @@ let package = Package(
             "MQTTTestSupport", "BridgeTestSupport",
         ]),
         .testTarget(name: "UpstreamHTTPTests", dependencies: [
-            "UpstreamHTTP", "TLSTestSupport", "MQTTTestSupport",
+            "UpstreamHTTP", "TLSTestSupport", "MQTTTestSupport", "SimulatorSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTLS", package: "hummingbird"),
         ]),
         .testTarget(name: "ReliabilityTests", dependencies: [
             "BridgeCore", "BridgeTestSupport", "MQTTTestSupport", "SimulatorSupport", "TLSTestSupport",

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 extension TestBroker {
@@ -10,12 +11,13 @@ extension TestBroker {
     public static func withRoles(_ users: [String] = ["bridge", "homeassistant", "watch"], config: String = "") async throws -> TestBroker {
         let passwd = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString)").path
         for (index, user) in users.enumerated() {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
-            process.arguments = (index == 0 ? ["-c"] : []) + ["-b", passwd, user, "\(user)-password"]
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw TestSupportError("mosquitto_passwd failed for \(user)") }
+            // Hashing a password takes mosquitto_passwd a while: awaited, not waited for on a thread.
+            let process = try ChildProcess(
+                path: "/usr/bin/mosquitto_passwd", arguments: (index == 0 ? ["-c"] : []) + ["-b", passwd, user, "\(user)-password"],
+                logPath: passwd + ".log")
+            guard try await process.exitCode() == 0 else {
+                throw TestSupportError("mosquitto_passwd failed for \(user): " + ((try? String(contentsOfFile: passwd + ".log", encoding: .utf8)) ?? ""))
+            }
         }
         return try await TestBroker(config: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(householdACL)\n" + config)
     }

@@ -20,19 +20,19 @@ public struct TestCertificate: Sendable {
 
     /// An EC P-256 certificate for `commonName` with SAN `IP:127.0.0.1,DNS:localhost`, valid
     /// for `days`.
-    public static func generate(commonName: String = "UniFi Simulator", days: Int = 30) throws -> TestCertificate {
+    public static func generate(commonName: String = "UniFi Simulator", days: Int = 30) async throws -> TestCertificate {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("home2mqtt-cert-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificatePath = directory.appendingPathComponent("cert.pem").path
         let keyPath = directory.appendingPathComponent("key.pem").path
-        try OpenSSL.run([
+        try await OpenSSL.run([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
             "-keyout", keyPath, "-out", certificatePath, "-days", String(days),
             "-subj", "/CN=\(commonName)/O=home2mqtt tests",
             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
         ])
-        let fingerprintLine = try OpenSSL.run(["x509", "-in", certificatePath, "-noout", "-fingerprint", "-sha256"])
+        let fingerprintLine = try await OpenSSL.run(["x509", "-in", certificatePath, "-noout", "-fingerprint", "-sha256"])
         guard let equals = fingerprintLine.firstIndex(of: "=") else {
             throw OpenSSL.Failure(arguments: ["x509", "-fingerprint"], output: fingerprintLine)
         }

@@ -42,7 +42,11 @@ public final class UniFiSimulator: Sendable {
     /// Starts listening on `host` (port 0: the port of the previous start, or a free one the first
     /// time). HTTPS serves the certificate served before, or ``certificate``, made at the first start.
     public func start(scheme: Scheme = .https, host: String = "127.0.0.1", port: Int = 0) async throws {
-        let served = try scheme == .https ? listener.certificate ?? madeServedCertificate() : nil
+        var served: ServedCertificate?
+        if scheme == .https {
+            served = listener.certificate
+            if served == nil { served = try await madeServedCertificate() }
+        }
         try await listener.start(host: host, port: port, certificate: served)
     }
 
@@ -65,12 +69,21 @@ public final class UniFiSimulator: Sendable {
     /// fixtures pin; ``restart(serving:)`` may serve another meanwhile.
     public var certificate: TestCertificate? { madeCertificate.withLockedValue { $0 } }
 
-    private func madeServedCertificate() throws -> ServedCertificate {
-        let certificate = try madeCertificate.withLockedValue { stored in
-            if let stored { return stored }
-            let made = try TestCertificate.generate(commonName: "UniFi Simulator")
-            stored = made
-            return made
+    private func madeServedCertificate() async throws -> ServedCertificate {
+        let certificate: TestCertificate
+        if let stored = madeCertificate.withLockedValue({ $0 }) {
+            certificate = stored
+        } else {
+            let made = try await TestCertificate.generate(commonName: "UniFi Simulator")
+            // Two starts at once may each make one: the first stored is served, the other removed.
+            certificate = madeCertificate.withLockedValue { stored in
+                if let stored {
+                    made.remove()
+                    return stored
+                }
+                stored = made
+                return made
+            }
         }
         return ServedCertificate(certificatePath: certificate.certificatePath, privateKeyPath: certificate.privateKeyPath)
     }

@@ -40,7 +40,7 @@ import Testing
             let config = try await observer.recorder.first(topic: current)
             #expect(JSONValue.parse(config.payload)?["availability_mode"] == "all")
             _ = try await observer.recorder.first(topic: bridgeSensor)
-            try await observer.recorder.first(timeout: .seconds(5)) { $0.topic == stale && $0.payload.isEmpty }
+            _ = try await observer.recorder.first(timeout: .seconds(5)) { $0.topic == stale && $0.payload.isEmpty }
 
             let before = observer.recorder.messages.filter { $0.topic == current }.count
             try await observer.send("homeassistant/status", "online")

@@ -89,7 +89,7 @@ import UpstreamHTTP
     private static func get(_ url: String) async throws -> (status: Int, body: String) {
         let client = try UpstreamHTTPClient(tls: nil)
         do {
-            let answer = try await client.collect(.GET, url, headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1 << 20)
+            let answer = try await client.collect(.GET, url, headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1 << 20)
             try await client.shutdown()
             return (Int(answer.status.code), String(buffer: answer.body))
         } catch {

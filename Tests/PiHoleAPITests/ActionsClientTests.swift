@@ -40,8 +40,11 @@ struct ActionsClientTests {
 
     /// A run outlasts the request timeout; only the gravity timeout bounds it.
     @Test func gravityOutlastsTheRequestTimeoutButNotItsOwn() async throws {
-        try await withFixture(requestTimeout: .seconds(1)) { f in
-            f.simulator.setGravityRun(duration: .milliseconds(2500))
+        // The login before the run has the request timeout too, and under the whole suite a
+        // loopback login was seen to take 1–3 s: hence a request timeout of seconds, not one.
+        let requestTimeout = Duration.seconds(4)
+        try await withFixture(requestTimeout: requestTimeout) { f in
+            f.simulator.setGravityRun(duration: requestTimeout + .milliseconds(1500))
             let longRun = try await f.client.runGravity(timeout: .seconds(60))
             #expect(longRun.succeeded)
 

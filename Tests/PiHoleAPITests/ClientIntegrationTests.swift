@@ -256,7 +256,7 @@ struct ClientIntegrationTests {
             #expect(error?.code == .transport)
             let next = await piHoleError { _ = try await f.client.blockingStatus() }
             #expect(next?.code == .backingOff)
-            // Not retried until the request timeout (5 s): the refusal itself is the answer.
+            // Not retried until the request timeout: the refusal itself is the answer.
             #expect(ContinuousClock.now - started < .seconds(5), "a refused connect fails before the request timeout")
             // Back up on the same port.
             try await f.simulator.setFault(nil)

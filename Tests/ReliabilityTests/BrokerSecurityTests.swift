@@ -13,11 +13,11 @@ import TLSTestSupport
     static let bridgeUser = "mqtt:\n  username: bridge\n  password: bridge-password\n"
 
     @Test func theBridgeServesOverTLSWithAClientCertificateAndAPassword() async throws {
-        let authority = try TestCertificateAuthority()
+        let authority = try await TestCertificateAuthority()
         defer { authority.remove() }
-        let server = try authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
-        let bridge = try authority.issue(commonName: "bridge")
-        let assistant = try authority.issue(commonName: "homeassistant")
+        let server = try await authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
+        let bridge = try await authority.issue(commonName: "bridge")
+        let assistant = try await authority.issue(commonName: "homeassistant")
         let broker = try await TestBroker.withRoles(config: tlsListener(authority, server, requireCertificate: true))
         defer { broker.stop() }
         let tls = "  tls:\n    ca_file: \(authority.certificatePath)\n    cert_file: \(bridge.certificatePath)\n    key_file: \(bridge.keyPath)\n"
@@ -33,12 +33,12 @@ import TLSTestSupport
     /// CA signed is taken at the next connect, one it did not is refused — no command crosses,
     /// nothing reaches the Pi-hole — and the bridge comes back by itself once a good one is back.
     @Test func aNewBrokerCertificateIsCheckedAtEveryReconnect() async throws {
-        let authority = try TestCertificateAuthority()
-        let stranger = try TestCertificateAuthority(commonName: "someone else's CA")
+        let authority = try await TestCertificateAuthority()
+        let stranger = try await TestCertificateAuthority(commonName: "someone else's CA")
         defer { authority.remove(); stranger.remove() }
-        let first = try authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
-        let renewed = try authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
-        let foreign = try stranger.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
+        let first = try await authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
+        let renewed = try await authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
+        let foreign = try await stranger.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1")
         // The listener reads these two paths at every start; the test puts a certificate there.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("broker-cert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -86,16 +86,16 @@ import TLSTestSupport
     /// Each refusal beside the one connection that is let in, so that a client that trusted
     /// anything (or a broker that asked for nothing) would fail here.
     @Test func untrustedBrokersAndClientsWithoutCertificateOrPasswordAreRefused() async throws {
-        let authority = try TestCertificateAuthority()
-        let stranger = try TestCertificateAuthority(commonName: "someone else's CA")
+        let authority = try await TestCertificateAuthority()
+        let stranger = try await TestCertificateAuthority(commonName: "someone else's CA")
         defer { authority.remove(); stranger.remove() }
-        let client = try authority.issue(commonName: "bridge")
+        let client = try await authority.issue(commonName: "bridge")
         let trusted = MQTTTLS(caFile: authority.certificatePath, certFile: client.certificatePath, keyFile: client.keyPath)
         let bridge = ("bridge", "bridge-password")
 
-        let good = try await TestBroker.withRoles(config: tlsListener(authority, try authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1"), requireCertificate: true))
-        let foreign = try await TestBroker.withRoles(config: tlsListener(authority, try stranger.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1"), requireCertificate: true))
-        let misnamed = try await TestBroker.withRoles(config: tlsListener(authority, try authority.issue(commonName: "broker", subjectAltName: "DNS:broker.example"), requireCertificate: true))
+        let good = try await TestBroker.withRoles(config: tlsListener(authority, try await authority.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1"), requireCertificate: true))
+        let foreign = try await TestBroker.withRoles(config: tlsListener(authority, try await stranger.issue(commonName: "broker", subjectAltName: "IP:127.0.0.1"), requireCertificate: true))
+        let misnamed = try await TestBroker.withRoles(config: tlsListener(authority, try await authority.issue(commonName: "broker", subjectAltName: "DNS:broker.example"), requireCertificate: true))
         defer { good.stop(); foreign.stop(); misnamed.stop() }
 
         let letIn = try await connectError(good, tls: trusted, credentials: bridge)

@@ -15,7 +15,7 @@ import Testing
     /// at most one login, when the trusted certificate returns.
     @Test(arguments: Upstream.allCases, Trust.allCases)
     func anUntrustedCertificateIsRefusedUntilTheTrustedOneIsBack(upstream: Upstream, trust: Trust) async throws {
-        let certificates = try CertificateSet(trust)
+        let certificates = try await CertificateSet(trust)
         defer { certificates.remove() }
         let capture = LogCapture()
         let https = AllIntegrations.HTTPS(upstream: upstream, certificate: certificates.trusted, trust: certificates.setting)
@@ -57,7 +57,7 @@ import Testing
     /// restart of the bridge, over new connections, and the upstream goes on.
     @Test(arguments: Upstream.allCases)
     func aCAFileTrustsARenewedCertificateOfTheSameCAWithoutARestart(upstream: Upstream) async throws {
-        let certificates = try CertificateSet(.caFile)
+        let certificates = try await CertificateSet(.caFile)
         defer { certificates.remove() }
         let renewed = try #require(certificates.renewed)
         let https = AllIntegrations.HTTPS(upstream: upstream, certificate: certificates.trusted, trust: certificates.setting)

@@ -25,11 +25,11 @@ struct CertificateSet: Sendable {
     let renewed: ServedCertificate?
     let remove: @Sendable () -> Void
 
-    init(_ trust: Trust) throws {
+    init(_ trust: Trust) async throws {
         switch trust {
         case .pin:
-            let pinned = try TestCertificate.generate(commonName: "pinned")
-            let other = try TestCertificate.generate(commonName: "another")
+            let pinned = try await TestCertificate.generate(commonName: "pinned")
+            let other = try await TestCertificate.generate(commonName: "another")
             trusted = pinned.served
             untrusted = other.served
             setting = ("tls_fingerprint", pinned.opensslFingerprint)
@@ -38,13 +38,13 @@ struct CertificateSet: Sendable {
             renewed = nil
             remove = { [pinned, other].forEach { $0.remove() } }
         case .caFile:
-            let authority = try TestCertificateAuthority(commonName: "home CA")
-            let stranger = try TestCertificateAuthority(commonName: "another CA")
-            trusted = try authority.served(commonName: "first")
-            untrusted = try stranger.served(commonName: "stranger")
+            let authority = try await TestCertificateAuthority(commonName: "home CA")
+            let stranger = try await TestCertificateAuthority(commonName: "another CA")
+            trusted = try await authority.served(commonName: "first")
+            untrusted = try await stranger.served(commonName: "stranger")
             setting = ("ca_file", authority.certificatePath)
             refusalWords = ["certificate not trusted"]
-            renewed = try authority.served(commonName: "renewed")
+            renewed = try await authority.served(commonName: "renewed")
             remove = { [authority, stranger].forEach { $0.remove() } }
         }
     }
@@ -56,8 +56,8 @@ extension TestCertificate {
 
 extension TestCertificateAuthority {
     /// A loopback server certificate this CA signs.
-    func served(commonName: String) throws -> ServedCertificate {
-        let issued = try issue(commonName: commonName, subjectAltName: "IP:127.0.0.1")
+    func served(commonName: String) async throws -> ServedCertificate {
+        let issued = try await issue(commonName: commonName, subjectAltName: "IP:127.0.0.1")
         return ServedCertificate(certificatePath: issued.certificatePath, privateKeyPath: issued.keyPath)
     }
 }

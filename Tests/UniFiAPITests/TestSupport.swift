@@ -22,7 +22,7 @@ struct UniFiFixture {
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         let response = try await http.collect(
             method, simulator.controllerURL + "/proxy/network/integration" + path, headers: headers,
-            body: body.map { ByteBuffer(bytes: $0.encoded()) }, timeout: .seconds(5), maxBodySize: 1 << 20)
+            body: body.map { ByteBuffer(bytes: $0.encoded()) }, timeout: .seconds(20), maxBodySize: 1 << 20)
         return (Int(response.status.code), JSONValue.parse(Data(response.body.readableBytesView)))
     }
 }
@@ -31,7 +31,9 @@ struct UniFiFixture {
 /// pins its certificate; torn down afterwards.
 func withUniFi(
     clientKey: String = "sim-api-key",
-    requestTimeout: Duration = .seconds(5),
+    // Generous: not what a test waits for when all is well, but a loaded machine running every
+    // suite at once was seen to take over 5 s for a loopback answer. Timeout tests set their own.
+    requestTimeout: Duration = .seconds(20),
     prepare: (UniFiSimulator) -> Void = { $0.addDowntimeExamples() },
     _ body: (UniFiFixture) async throws -> Void
 ) async throws {

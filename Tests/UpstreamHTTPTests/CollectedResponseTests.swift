@@ -13,7 +13,7 @@ import UpstreamHTTP
     @Test func bringsBackStatusHeadersAndTheWholeBody() async throws {
         try await withCollectingClient { client, base in
             let response = try await client.collect(
-                .POST, base + "/echo", headers: ["X-Test": "1"], body: ByteBuffer(string: "hello"), timeout: .seconds(5),
+                .POST, base + "/echo", headers: ["X-Test": "1"], body: ByteBuffer(string: "hello"), timeout: .seconds(20),
                 maxBodySize: 1000)
             #expect(response.status == .ok)
             #expect(response.headers.first(name: "X-Echoed") == "1")
@@ -27,11 +27,11 @@ import UpstreamHTTP
             for (text, header) in [("first", "1"), ("second", "2"), ("third", "")] {
                 let response = try await client.collect(
                     .POST, base + "/echo", headers: header.isEmpty ? [:] : ["X-Test": header], body: ByteBuffer(string: text),
-                    timeout: .seconds(5), maxBodySize: 1000)
+                    timeout: .seconds(20), maxBodySize: 1000)
                 #expect(String(buffer: response.body) == "POST " + text)
                 #expect(response.headers.first(name: "X-Echoed") == header)
             }
-            let get = try await client.collect(.GET, base + "/echo", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+            let get = try await client.collect(.GET, base + "/echo", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1000)
             #expect(get.status == .notFound)
         }
     }
@@ -39,7 +39,7 @@ import UpstreamHTTP
     @Test func aBodyOverTheLimitIsRefused() async throws {
         try await withCollectingClient { client, base in
             await #expect(throws: (any Error).self) {
-                _ = try await client.collect(.GET, base + "/big", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+                _ = try await client.collect(.GET, base + "/big", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1000)
             }
         }
     }
@@ -61,12 +61,12 @@ import UpstreamHTTP
         try await withCollectingClient { client, base in
             let chunks = Mutex<[String]>([])
             let streamed = try await client.collect(
-                .GET, base + "/big", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000,
+                .GET, base + "/big", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1000,
                 successBodyTo: { chunk in chunks.withLock { $0.append(String(buffer: chunk)) } })
             #expect(streamed.status == .ok && streamed.body.readableBytes == 0)
             #expect(chunks.withLock { $0.joined() } == String(repeating: "x", count: 2000))
             let refused = try await client.collect(
-                .GET, base + "/missing", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000,
+                .GET, base + "/missing", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1000,
                 successBodyTo: { _ in Issue.record("a 404's body was streamed") })
             #expect(refused.status == .notFound)
         }
@@ -118,15 +118,15 @@ import UpstreamHTTP
         let received = RequestCount()
         try await withCollectingClient(counting: received) { client, base in
             // A kept-alive connection, which a request can go out on at once.
-            _ = try await client.collect(.POST, base + "/echo", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+            _ = try await client.collect(.POST, base + "/echo", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1000)
             // On the loop that holds the connection, as the bridge's tasks are.
             let request = Task(executorPreference: BridgeEventLoop.taskExecutor) {
                 withUnsafeCurrentTask { $0?.cancel() }
-                return try await client.collect(.GET, base + "/echo", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+                return try await client.collect(.GET, base + "/echo", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1000)
             }
             await #expect(throws: CancellationError.self) { _ = try await request.value }
             // A request sent and cut off would reach the server before this one, on its own connection.
-            let answered = try await client.collect(.POST, base + "/echo", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1000)
+            let answered = try await client.collect(.POST, base + "/echo", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1000)
             #expect(answered.status == .ok)
             try await Task.sleep(for: .milliseconds(200))
             #expect(received.value == 2)
@@ -162,25 +162,11 @@ private func withCollectingClient(
             try await writer.finish(nil)
         })
     }
-    let (ports, continuation) = AsyncStream<Int>.makeStream()
-    var quiet = Logger(label: "CollectedResponseTests")
-    quiet.logLevel = .critical
-    let app = Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { channel in
-            continuation.yield(channel.localAddress?.port ?? 0)
-            continuation.finish()
-        },
-        logger: quiet)
     // Its connections on the bridge's loop, as the upstream clients' are.
     let client = try UpstreamHTTPClient(tls: nil)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.runService() }
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
-        defer { group.cancelAll() }
+    try await withTestListener(router) { base in
         do {
-            try await body(client, "http://127.0.0.1:\(port)")
+            try await body(client, base)
         } catch {
             try? await client.shutdown()
             throw error

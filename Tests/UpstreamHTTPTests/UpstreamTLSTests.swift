@@ -9,16 +9,16 @@ import UpstreamHTTP
     let certificate: TestCertificate
     let otherCertificate: TestCertificate
 
-    init() throws {
-        certificate = try TestCertificate.generate(commonName: "console")
-        otherCertificate = try TestCertificate.generate(commonName: "impostor")
+    init() async throws {
+        certificate = try await TestCertificate.generate(commonName: "console")
+        otherCertificate = try await TestCertificate.generate(commonName: "impostor")
     }
 
     /// `GET /` through a client made for `tls`; the body on success.
     private func get(_ baseURL: String, tls: UpstreamTLS) async throws -> String {
         let client = try await UpstreamHTTPClient.make(baseURL: baseURL, tls: tls)
         do {
-            let response = try await client.collect(.GET, baseURL + "/", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1024)
+            let response = try await client.collect(.GET, baseURL + "/", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1024)
             try await client.shutdown()
             return String(buffer: response.body)
         } catch {
@@ -63,8 +63,8 @@ import UpstreamHTTP
             try await withHTTPSServer(otherCertificate) { otherURL in
                 let pin = try CertificateFingerprint(parsing: certificate.opensslFingerprint)
                 let client = try await UpstreamHTTPClient.make(baseURL: pinnedURL, tls: .pinned(pin))
-                let pinned = try? await client.collect(.GET, pinnedURL + "/", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1024)
-                let other = try? await client.collect(.GET, otherURL + "/", headers: [:], body: nil, timeout: .seconds(5), maxBodySize: 1024)
+                let pinned = try? await client.collect(.GET, pinnedURL + "/", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1024)
+                let other = try? await client.collect(.GET, otherURL + "/", headers: [:], body: nil, timeout: .seconds(20), maxBodySize: 1024)
                 try await client.shutdown()
                 #expect(pinned?.status == .ok)
                 #expect(other == nil, "a certificate other than the pinned one must fail verification")
