@@ -79,7 +79,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "UniFiIntegration", dependencies: [
-            "BridgeCore", "UniFiAPI", "UpstreamHTTP",
+            "BridgeCore", "UniFiAPI", "UpstreamHTTP", "PlainText",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "UniFiSimulator", dependencies: [

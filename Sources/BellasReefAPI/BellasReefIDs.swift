@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import PlainText
 
 /// Ids checked before they go into a URL path. The controller answers a non-UUID outlet id with
@@ -10,10 +5,10 @@ import PlainText
 enum BellasReefIDs {
     /// The canonical lowercase form of a UUID outlet id.
     static func outletID(_ id: String) throws -> String {
-        guard let uuid = UUID(uuidString: id.trimmed()) else {
+        guard let uuid = id.trimmed().lowercasedUUID else {
             throw BellasReefError(.invalidID, "outlet id '\(id.prefix(64))' is not a UUID")
         }
-        return uuid.uuidString.lowercased()
+        return uuid
     }
 
     /// A 1-wire hardware id (`000000bd3685`, `28-000000bd3685`): letters, digits, `-` and `_`.

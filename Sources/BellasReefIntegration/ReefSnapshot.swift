@@ -61,8 +61,8 @@ struct ReefSnapshot: Sendable {
     /// The outlet a command names: by its key, or by its id (a UUID, in any case).
     func outlet(matching target: String) -> OutletStatus? {
         if let byKey = outlets.values.first(where: { $0.key == target }) { return byKey }
-        guard let uuid = UUID(uuidString: target) else { return nil }
-        return outlets[uuid.uuidString.lowercased()]
+        guard let uuid = target.lowercasedUUID else { return nil }
+        return outlets[uuid]
     }
 
     var knownOutletKeys: [String] { outlets.values.map(\.key).sorted() }

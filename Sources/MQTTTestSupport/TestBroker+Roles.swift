@@ -10,6 +10,7 @@ extension TestBroker {
     /// password `<role>-password`; `config` is added to its listener (TLS, say).
     public static func withRoles(_ users: [String] = ["bridge", "homeassistant", "watch"], config: String = "") async throws -> TestBroker {
         let passwd = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: passwd + ".log") }
         for (index, user) in users.enumerated() {
             // Hashing a password takes mosquitto_passwd a while: awaited, not waited for on a thread.
             let process = try ChildProcess(

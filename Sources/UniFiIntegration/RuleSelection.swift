@@ -1,3 +1,4 @@
+import PlainText
 import UniFiAPI
 
 /// Which rules the bridge manages. Nothing else on the controller is read into state or touched.
@@ -20,19 +21,11 @@ enum RuleSelection: Sendable, Equatable {
     /// cannot be filtered, since `like` is not documented to ignore letter case.
     var filter: UniFiFilter? {
         guard case .listed(let names) = self else { return nil }
-        let ids = names.filter(UniFiRuleID.isUUID)
+        let ids = names.filter { $0.lowercasedUUID != nil }
         let plainNames = names.subtracting(ids)
         var operands: [UniFiFilter] = []
         if !plainNames.isEmpty { operands.append(.in("name", plainNames.sorted().map { .string($0) })) }
         if !ids.isEmpty { operands.append(.in("id", ids.sorted().map { .uuid($0) })) }
         return operands.count == 1 ? operands[0] : .or(operands)
-    }
-}
-
-/// UniFi ids are UUIDs: validated before one goes into a URL or a filter.
-enum UniFiRuleID {
-    static func isUUID(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 }

@@ -1,4 +1,5 @@
 import BridgeCore
+import PlainText
 import UniFiAPI
 import UpstreamHTTP
 
@@ -50,7 +51,7 @@ struct UniFiConfiguration: Sendable {
             throw ConfigError(key: item.keyPath("name_prefix"), "cannot be combined with rules: list the rules or give a prefix")
         case (.some(let names), nil):
             guard !names.isEmpty else { throw ConfigError(key: item.keyPath("rules"), "lists no rule") }
-            return .listed(Set(names.map { UniFiRuleID.isUUID($0) ? $0.lowercased() : $0 }))
+            return .listed(Set(names.map { $0.lowercasedUUID ?? $0 }))
         case (nil, .some(let prefix)):
             guard !prefix.isEmpty else { throw ConfigError(key: item.keyPath("name_prefix"), "is empty: that would manage every rule") }
             return .namePrefix(prefix)

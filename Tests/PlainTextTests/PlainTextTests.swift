@@ -28,6 +28,20 @@ import Testing
         #expect("a b/c~d".percentEncoded(keeping: \.isUnreservedInURL) == "a%20b%2Fc~d")
         #expect("é".percentEncoded(keeping: \.isUnreservedInURL) == "%C3%A9")
         #expect("x'y".percentEncoded(keeping: { _ in true }) == "x'y")
+        #expect("\u{1}\u{7F}".percentEncoded(keeping: { _ in false }) == "%01%7F")
+    }
+
+    /// As `UUID(uuidString:)?.uuidString.lowercased()` answers, which the ids were read with.
+    @Test func readsAUUIDInEitherCaseAsItsLowercaseForm() {
+        #expect("0B3C7E2A-41D8-4F7B-9C1E-AAF0D2E4B6C8".lowercasedUUID == "0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6c8")
+        #expect("0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6c8".lowercasedUUID == "0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6c8")
+        for notOne in [
+            "", "0b3c7e2a41d84f7b9c1eaaf0d2e4b6c8", "0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6c", "0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6c8a",
+            "0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6cg", "0b3c7e2a-41d84-f7b-9c1e-aaf0d2e4b6c8", "{0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6}",
+            " 0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6c", "0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6c\u{E9}",
+        ] {
+            #expect(notOne.lowercasedUUID == nil, "\(notOne)")
+        }
     }
 
     @Test func fixedPointRoundsHalfAwayFromZero() {
