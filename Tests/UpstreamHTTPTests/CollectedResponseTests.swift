@@ -1,5 +1,4 @@
 import Hummingbird
-import Logging
 import MQTTTestSupport
 import NIOCore
 import NIOHTTP1
