@@ -128,6 +128,7 @@ let package = Package(
         // certificate, the dropped-connection fault, and the requests they record for the tests.
         .target(name: "SimulatorSupport", dependencies: [
             "EventLoopExecutor",
+            "PlainText",
             "LoopbackSocket",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONDocument
+import PlainText
 
 /// The smart-outlet service. Pure: state in, response out; plug delays are returned, not slept.
 enum ReefOutletEngine {
@@ -45,7 +46,7 @@ enum ReefOutletEngine {
     static func perform(
         _ action: Action, id: String, state: inout ReefSimulatorState, failureDelay: Duration
     ) -> ReefSimulatedResponse {
-        guard UUID(uuidString: id) != nil else { return leakedSQL(id) }
+        guard id.lowercasedUUID != nil else { return leakedSQL(id) }
         guard let index = state.outletIndex(id) else {
             return .coded(404, "outlet_not_found", "Outlet with ID \(id) not found")
         }

@@ -24,7 +24,7 @@ struct ReefResponder: HTTPResponder {
         let recorded = BellasReefSimulator.RecordedRequest(request, body: body)
         let simulated = ReefSimulatedRequest(
             method: request.method.rawValue,
-            segments: recorded.path.split(separator: "/").map { $0.percentDecoded ?? String($0) },
+            segments: recorded.pathSegments,
             trailingSlash: recorded.path.count > 1 && recorded.path.hasSuffix("/"),
             rawQuery: recorded.query, queryItems: ReefQuery.parse(recorded.query), headers: recorded.headers, body: body)
 

@@ -76,7 +76,7 @@ struct BenchmarkWorld: Sendable {
 
     /// The world with the bridge in-process.
     static func run<T: Sendable>(_ layout: Layout = .standard, _ body: (BenchmarkWorld) async throws -> T) async throws -> T {
-        try await withTestBroker(config: "set_tcp_nodelay true") { broker in
+        try await withTestBroker(config: "set_tcp_nodelay true", logging: .asDeployed) { broker in
             try await withSimulators(layout) { piHoles, unifi, reef in
                 let yaml = bridgeYAML(broker: broker, piHoles: piHoles, unifi: unifi, reef: reef)
                 let configuration = try testConfiguration(broker: broker, yaml: yaml)

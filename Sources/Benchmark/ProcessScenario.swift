@@ -42,7 +42,7 @@ enum ProcessScenario {
         _ layout: BenchmarkWorld.Layout, binary: String,
         _ body: (BridgeProcess, BenchmarkWorld, [String: MeasuringClient.Arrival], ContinuousClock.Instant) async throws -> T
     ) async throws -> T {
-        try await withTestBroker(config: "set_tcp_nodelay true") { broker in
+        try await withTestBroker(config: "set_tcp_nodelay true", logging: .asDeployed) { broker in
             try await BenchmarkWorld.withSimulators(layout) { piHoles, unifi, reef in
                 try await MeasuringClient.connected(to: broker) { client in
                     try await client.subscribe(MeasuringClient.replies + "/#")

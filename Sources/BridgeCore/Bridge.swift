@@ -163,7 +163,7 @@ public final class Bridge: Service {
             return
         }
         if let queue = queues.first(where: { $0.accepts(message.topic) }) {
-            await queue.enqueue(message)
+            queue.enqueue(message)
         } else {
             logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])
         }

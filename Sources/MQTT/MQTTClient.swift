@@ -127,22 +127,59 @@ public final class MQTTClient: Sendable {
             core.state.withLock { $0.rememberPublish(topic, remembered) }
         }
         if qos == .atMostOnce {
-            guard isConnected else {
-                throw MQTTError(.notConnected, "cannot publish to '\(topic)' with QoS 0: not connected")
-            }
-            _ = try handle.publish(topic: topic, payload: payload, qos: qos, retain: retain, properties: properties)
+            try publishNow(topic, payload: payload, retain: retain, properties: properties)
         } else {
             _ = try await withCheckedThrowingContinuation { continuation in
-                // Unacknowledged once receiving stops: acknowledgements are no longer read, and
-                // libmosquitto would hold back QoS 1 publishes beyond the broker's Receive Maximum.
-                core.pending.registerPublish(continuation) { acknowledged throws(MQTTError) in
-                    try handle.publish(
-                        topic: topic, payload: payload, qos: acknowledged ? qos : .atMostOnce, retain: retain, properties: properties)
-                }
+                queueAcknowledged(topic, payload: payload, qos: qos, retain: retain, properties: properties,
+                                  outcome: PendingOperations.resuming(continuation))
             }
         }
         if republishOnReconnect && clears {
             core.state.withLock { $0.forgetPublish(topic) }
+        }
+    }
+
+    /// Queues a message and returns without waiting for its acknowledgement: this client's
+    /// publishes go out in the order they were queued, so a caller whose messages must arrive in
+    /// order need not wait for each one's PUBACK before it queues the next.
+    ///
+    /// `acknowledged` gets the outcome: at once for QoS 0 (an error when offline, as `publish`
+    /// throws) and once the broker acknowledged QoS 1/2 (offline, libmosquitto queues it until the
+    /// next connect). It runs on the network thread, or the caller's: keep it short.
+    public func publish(
+        _ topic: String,
+        payload: [UInt8],
+        qos: MQTTQoS,
+        retain: Bool = false,
+        properties: MQTTProperties = .init(),
+        acknowledged: @escaping @Sendable (Result<Void, MQTTError>) -> Void
+    ) {
+        if configuration.protocolVersion == .v311 && !properties.isEmpty {
+            return acknowledged(.failure(MQTTError(.invalidConfiguration, "MQTT 5 properties need protocolVersion .v5")))
+        }
+        if qos == .atMostOnce {
+            acknowledged(Result { () throws(MQTTError) in try publishNow(topic, payload: payload, retain: retain, properties: properties) })
+        } else {
+            queueAcknowledged(topic, payload: payload, qos: qos, retain: retain, properties: properties) { acknowledged($0.map { _ in }) }
+        }
+    }
+
+    private func publishNow(_ topic: String, payload: [UInt8], retain: Bool, properties: MQTTProperties) throws(MQTTError) {
+        guard isConnected else {
+            throw MQTTError(.notConnected, "cannot publish to '\(topic)' with QoS 0: not connected")
+        }
+        _ = try handle.publish(topic: topic, payload: payload, qos: .atMostOnce, retain: retain, properties: properties)
+    }
+
+    private func queueAcknowledged(
+        _ topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool, properties: MQTTProperties,
+        outcome: @escaping PendingOperations.Outcome
+    ) {
+        // Unacknowledged once receiving stops: acknowledgements are no longer read, and
+        // libmosquitto would hold back QoS 1 publishes beyond the broker's Receive Maximum.
+        core.pending.registerPublish(outcome) { acknowledged throws(MQTTError) in
+            try handle.publish(
+                topic: topic, payload: payload, qos: acknowledged ? qos : .atMostOnce, retain: retain, properties: properties)
         }
     }
 

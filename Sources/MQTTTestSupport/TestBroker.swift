@@ -12,6 +12,7 @@ public final class TestBroker: Sendable {
     /// Scratch directory for the config, the log and anything the test puts there (password files).
     public let directory: URL
     public let extraConfig: String
+    public let logging: Logging
     private let process = Mutex<ChildProcess?>(nil)
     private let generation = Mutex(0)
     /// While stopped, the port stays bound without listening: clients are refused, as by a broker
@@ -29,20 +30,31 @@ public final class TestBroker: Sendable {
         return "/usr/sbin/mosquitto"
     }
 
+    /// What the broker writes to its log (`log()`).
+    public enum Logging: Sendable {
+        /// Every packet too (`log_type all`): tests read the debug lines, a DISCONNECT received, say.
+        case everything
+        /// mosquitto's default, as `broker-config/` deploys it: errors, warnings, notices and
+        /// information (connections, not packets). For benchmarks: a line for every packet took
+        /// more of the broker's CPU than routing the packets did (docs/benchmarks.md).
+        case asDeployed
+    }
+
     /// Starts a broker. `config` is appended to the generated mosquitto.conf (e.g. `password_file`,
     /// `acl_file`, more listeners). `allow_anonymous true` is added unless `config` sets it.
     /// `prepare` runs before the broker starts, with the scratch directory (to write password files).
-    public init(config: String = "", prepare: (URL) throws -> Void = { _ in }) async throws {
+    public init(config: String = "", logging: Logging = .everything, prepare: (URL) throws -> Void = { _ in }) async throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("test-broker-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         extraConfig = config
+        self.logging = logging
         try prepare(directory)
         var lastError: (any Error)?
         for _ in 0..<10 {
             let candidate = try LoopbackPort.free()
             do {
-                let started = try await Self.launch(port: candidate, directory: directory, extraConfig: config, attempt: 0)
+                let started = try await Self.launch(port: candidate, directory: directory, extraConfig: config, logging: logging, attempt: 0)
                 port = candidate
                 process.withLock { $0 = started }
                 return
@@ -84,7 +96,8 @@ public final class TestBroker: Sendable {
         // The port is held for it; retry a little in case mosquitto fails to start.
         for _ in 0..<20 {
             do {
-                let started = try await Self.launch(port: port, directory: directory, extraConfig: extraConfig, attempt: attempt)
+                let started = try await Self.launch(
+                    port: port, directory: directory, extraConfig: extraConfig, logging: logging, attempt: attempt)
                 process.withLock { $0 = started }
                 reservation.withLock { $0 = nil }
                 return
@@ -117,10 +130,13 @@ public final class TestBroker: Sendable {
         }.joined(separator: "\n")
     }
 
-    private static func launch(port: Int, directory: URL, extraConfig: String, attempt: Int) async throws -> ChildProcess {
+    private static func launch(
+        port: Int, directory: URL, extraConfig: String, logging: Logging, attempt: Int
+    ) async throws -> ChildProcess {
         // `user root`: run by root, mosquitto would switch users and so lose the parent-death
         // signal that stops it when a test run is killed (see `ChildProcess`); a no-op otherwise.
-        var lines = ["listener \(port) 127.0.0.1", "persistence false", "log_dest stderr", "log_type all", "user root"]
+        var lines = ["listener \(port) 127.0.0.1", "persistence false", "log_dest stderr", "user root"]
+        if logging == .everything { lines.append("log_type all") }
         if !extraConfig.contains("allow_anonymous") { lines.append("allow_anonymous true") }
         lines.append(extraConfig)
         let configURL = directory.appendingPathComponent("mosquitto-\(port).conf")
@@ -145,10 +161,11 @@ public final class TestBroker: Sendable {
 /// Runs `body` with a fresh broker and always stops it afterwards.
 public func withTestBroker<T>(
     config: String = "",
+    logging: TestBroker.Logging = .everything,
     prepare: (URL) throws -> Void = { _ in },
     _ body: (TestBroker) async throws -> T
 ) async throws -> T {
-    let broker = try await TestBroker(config: config, prepare: prepare)
+    let broker = try await TestBroker(config: config, logging: logging, prepare: prepare)
     do {
         let result = try await body(broker)
         broker.stop()

@@ -24,9 +24,7 @@ struct PiHoleSimulatorResponder: HTTPResponder {
         let recorded = PiHoleSimulator.RecordedRequest(request, body: bodyData)
         let simulated = SimulatedRequest(
             method: request.method.rawValue,
-            segments: recorded.path.split(separator: "/", omittingEmptySubsequences: true).map {
-                String($0).percentDecoded ?? String($0)
-            },
+            segments: recorded.pathSegments,
             queryItems: Self.parseQuery(recorded.query),
             headers: recorded.headers,
             body: bodyData)

@@ -15,19 +15,6 @@ extension StringProtocol {
         String(self) + String(repeating: " ", count: Swift.max(0, width - count))
     }
 
-    /// `%XX` escapes decoded as UTF-8; `nil` for a malformed escape or bytes that are not UTF-8,
-    /// as `removingPercentEncoding` answers.
-    public var percentDecoded: String? {
-        var bytes: [UInt8] = []
-        var utf8 = self.utf8.makeIterator()
-        while let byte = utf8.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.utf8.elementsEqual(bytes) ? text : nil  // decoding replaced what was not UTF-8
-    }
 }
 
 // On `String` itself, not `StringProtocol`: a generic method of another module runs unspecialised,
@@ -50,6 +37,23 @@ extension String {
             }
         }
         return String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// `%XX` escapes decoded as UTF-8; `nil` for a malformed escape or bytes that are not UTF-8,
+    /// as `removingPercentEncoding` answers. The simulators decode every path segment of every
+    /// request with it.
+    public var percentDecoded: String? {
+        guard utf8.contains(UInt8(ascii: "%")) else { return self }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var utf8 = self.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil  // decoding replaced what was not UTF-8
     }
 
     /// The text as a lowercase UUID if it is one (`8-4-4-4-12` hex digits, either case), as

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONDocument
+import PlainText
 
 /// A request as the engine sees it: path segments after `/proxy/network/integration/v1`.
 struct SimulatedRequest: Sendable {
@@ -41,7 +42,7 @@ enum UniFiSimulatorEngine {
         }
         guard route.count >= 3, route[0] == "sites" else { return error(404, "api.resource-not-found", "Not found", request) }
         let site = route[1]
-        guard UUID(uuidString: site) != nil else {
+        guard site.lowercasedUUID != nil else {
             return error(400, "api.request.argument-type-mismatch", "Invalid value '\(site)' of path parameter 'siteId'", request)
         }
         guard let collections = state.rules[site.lowercased()] else {
@@ -64,7 +65,7 @@ enum UniFiSimulatorEngine {
         _ collection: UniFiSimulator.Collection, site: String, id: String, _ request: SimulatedRequest,
         state: inout UniFiSimulatorState
     ) -> SimulatedResponse {
-        guard UUID(uuidString: id) != nil else {
+        guard id.lowercasedUUID != nil else {
             return error(400, "api.request.argument-type-mismatch", "Invalid value '\(id)' of path parameter", request)
         }
         guard let current = state.withRule(collection, site: site, id: id, { $0 }) else {

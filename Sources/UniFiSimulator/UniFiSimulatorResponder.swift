@@ -24,7 +24,7 @@ struct UniFiSimulatorResponder: HTTPResponder {
         let recorded = UniFiSimulator.RecordedRequest(request, body: bodyData)
         let simulated = SimulatedRequest(
             method: request.method.rawValue, path: path,
-            segments: path.split(separator: "/").map { $0.percentDecoded ?? String($0) },
+            segments: recorded.pathSegments,
             query: Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }) { first, _ in first },
             apiKey: recorded.header("x-api-key"), body: bodyData)
 

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONDocument
+import PlainText
 
 /// What a PUT body may look like, as an explicit allow-list: every object is closed (any
 /// property not listed is refused, at any depth), as the real controller does although the
@@ -40,7 +41,7 @@ extension UpdateShape {
         case (.integer, .number(let number)):
             return number.rounded() == number ? nil : Self.wrongType(path, "an integer")
         case (.uuid, .string(let text)):
-            return UUID(uuidString: text) != nil ? nil : Self.wrongType(path, "a UUID")
+            return text.lowercasedUUID != nil ? nil : Self.wrongType(path, "a UUID")
         case (.enumeration(let allowed), .string(let text)):
             return allowed.contains(text)
                 ? nil : UpdateRejection(code: "api.request.invalid-value", message: "Invalid value '\(text)' of request body property '\(path)'")

@@ -3,12 +3,13 @@ import Synchronization
 import enum UpstreamHTTP.BridgeEventLoop
 
 /// A minimal integration for testing the bridge's seams: `echo` answers with what it got,
-/// `fail` fails, `slow` outlasts the command time limit, `where` says which thread it ran on,
+/// `fail` fails, `slow` outlasts the command time limit, `linger` takes half a second, `where`
+/// says which thread it ran on,
 /// `<thing>/set` switches a thing, for good or for a while (a persisted timer). Commands for
 /// different things run at once.
 final class EchoIntegration: Integration {
     let name = "echo"
-    let commandFilters = ["echo", "fail", "slow", "where", "+/set"]
+    let commandFilters = ["echo", "fail", "slow", "linger", "where", "+/set"]
     let entityIDs: [String]
     private let state = Mutex<(handled: [CommandRequest], shutdowns: Int)>(([], 0))
 
@@ -62,6 +63,9 @@ final class EchoIntegration: Integration {
             return ["on_bridge_loop": .bool(BridgeEventLoop.loop.inEventLoop)]
         case ["slow"]:
             try? await Task.sleep(for: .seconds(30))
+            return nil
+        case ["linger"]:
+            try? await Task.sleep(for: .milliseconds(500))
             return nil
         default:
             throw CommandError("echo refuses '\(command.path.joined(separator: "/"))'")

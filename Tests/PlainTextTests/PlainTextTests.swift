@@ -22,6 +22,8 @@ import Testing
         #expect("bad%2".percentDecoded == nil)
         #expect("bad%zz".percentDecoded == nil)
         #expect("%FF".percentDecoded == nil)
+        #expect("%".percentDecoded == nil)
+        #expect("%2f%2F".percentDecoded == "//")
     }
 
     @Test func encodesAllButWhatItKeeps() {

@@ -30,4 +30,23 @@ import Testing
         #expect(log.requests.map(\.path) == ["/d"])
         #expect(log.total == 1)
     }
+
+    @Test func routesOnThePathsSegmentsDecodedWithTheQueryApart() {
+        let recorded = request("//api/outlets/caf%C3%A9%20x//bad%zz/?limit=5&x=%2F")
+        #expect(recorded.pathSegments == ["api", "outlets", "café x", "bad%zz"])
+        #expect(recorded.path == "//api/outlets/caf%C3%A9%20x//bad%zz/")
+        #expect(recorded.query == "limit=5&x=%2F")
+        #expect(request("/").pathSegments == [])
+        #expect(request("/a?").query == "")
+    }
+
+    @Test func readsHeadersByTheirLowercaseNameJoiningRepeats() {
+        let fields: HTTPFields = [.init("X-API-Key")!: "k1", .init("x-api-key")!: "k2", .contentType: "application/json"]
+        let recorded = RecordedRequest(
+            Request(head: .init(method: .post, scheme: "http", authority: "127.0.0.1", path: "/", headerFields: fields), body: .init(buffer: .init())),
+            body: Array("{}".utf8))
+        #expect(recorded.headers == ["x-api-key": "k1, k2", "content-type": "application/json"])
+        #expect(recorded.header("Content-Type") == "application/json")
+        #expect(recorded.body == "{}")
+    }
 }

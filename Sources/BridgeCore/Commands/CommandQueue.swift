@@ -67,11 +67,9 @@ final class CommandQueue: Sendable {
         topic.utf8.starts(with: context.topics.root.utf8) && filters.contains { TopicFilter.matches($0, topic: topic) }
     }
 
-    /// Parses and queues a message, or has it answered when it cannot be queued. Does not wait
-    /// while the queue is open: the answer is published by `run`, so a flood of refusals does not
-    /// slow the intake down to one broker acknowledgement at a time. Once it is closed, every
-    /// command is answered "shutting down" here, and this waits for the answer's publish.
-    func enqueue(_ message: MQTTMessage) async {
+    /// Parses and queues a message, or has it answered when it cannot be queued: by `run` while
+    /// the queue is open, here once it is closed ("shutting down").
+    func enqueue(_ message: MQTTMessage) {
         guard let parsed = CommandRequest.parse(message, below: context.topics.root) else {
             retainedCommands.ignore(message, logger: context.logger)
             return
@@ -100,7 +98,7 @@ final class CommandQueue: Sendable {
             }
             return nil
         }
-        if let refusedAfterClose { await answer(message, refusedAfterClose) }
+        if let refusedAfterClose { answer(message, refusedAfterClose) }
     }
 
     /// The bridge is shutting down: the commands running now are stopped and answered, those
@@ -113,10 +111,10 @@ final class CommandQueue: Sendable {
         }
     }
 
-    private func answer(_ message: MQTTMessage, _ response: CommandResponse) async {
+    private func answer(_ message: MQTTMessage, _ response: CommandResponse) {
         let answered = counters(of: message)
         if case .success = response.result { answered.succeeded.increment() } else { answered.failed.increment() }
-        await responder.respond(to: message, with: response)
+        responder.respond(to: message, with: response)
     }
 
     /// The counters of `message`'s topic, made at its first command and then found by the topic
@@ -142,7 +140,7 @@ final class CommandQueue: Sendable {
                 case .start(let first):
                     group.addTask { await self.carryOut(startingWith: first) }
                 case .answer(let message, let response):
-                    group.addTask { await self.answer(message, response) }
+                    answer(message, response)
                 case .close:
                     // What runs is cancelled; what starts from here on starts cancelled and is refused.
                     group.cancelAll()
@@ -165,8 +163,10 @@ final class CommandQueue: Sendable {
             // the bridge before the broker's acknowledgement of the answer does.
             let starting = intake.withLock { $0.lanes.finished(ticket) }
             next += starting.dropFirst().filter { !handedOver($0) }
-            // The next command of its lane waits for this answer: a lane's answers go out in order.
-            await answer(pending.message, response)
+            // The next command of its lane starts once this answer is queued, not acknowledged:
+            // a lane's answers still go out in order (the client sends in the order queued), and
+            // the lane does not wait a broker round trip per command (issue 10's throughput).
+            answer(pending.message, response)
             if let first = starting.first { next.insert(first, at: 0) }
             // Once `work` is closed, what is left runs here, cancelled, and is refused.
             if Task.isCancelled { next.removeAll(where: handedOver) }
@@ -219,15 +219,18 @@ struct CommandResponder: Sendable {
     let client: MQTTClient
     let logger: Logger
 
-    func respond(to command: MQTTMessage, with response: CommandResponse) async {
+    /// Queues the answer (QoS 1) without waiting for the broker's acknowledgement; a failure is
+    /// logged when it comes. The bridge's shutdown still waits for the acknowledgements: its
+    /// `offline` goes out after every answer queued, and it awaits that one's.
+    func respond(to command: MQTTMessage, with response: CommandResponse) {
         let destination = CommandResponse.destination(for: command)
-        do {
-            try await client.publish(
-                destination.topic, payload: response.payload.encoded(), qos: .atLeastOnce,
-                retain: false, properties: destination.properties
-            )
-        } catch {
-            logger.warning("command response not published", metadata: ["topic": "\(destination.topic)", "error": "\(error)"])
+        let logger = logger
+        client.publish(
+            destination.topic, payload: response.payload.encoded(), qos: .atLeastOnce, properties: destination.properties
+        ) { outcome in
+            if case .failure(let error) = outcome {
+                logger.warning("command response not published", metadata: ["topic": "\(destination.topic)", "error": "\(error)"])
+            }
         }
     }
 }

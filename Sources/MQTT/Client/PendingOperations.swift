@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Awaiting callers keyed by libmosquitto message id (publish QoS>0, subscribe, unsubscribe).
+/// Awaiting callers keyed by libmosquitto message id (publish QoS>0, subscribe, unsubscribe):
+/// each a task's continuation, or a callback for a publish whose caller goes on without waiting.
 ///
 /// The libmosquitto call that assigns the mid runs *inside* `register`, under this lock, and the
 /// acknowledgement callback takes the same lock, so an acknowledgement that arrives before the caller
@@ -9,9 +10,12 @@ import Synchronization
 final class PendingOperations: Sendable {
     enum Kind: Sendable { case publish, subscribe, unsubscribe }
 
+    /// Who learns the outcome: resumed (a task) or called (on the network thread) with it.
+    typealias Outcome = @Sendable (Result<[Int32], MQTTError>) -> Void
+
     private struct Entry {
         let kind: Kind
-        let continuation: CheckedContinuation<[Int32], any Error>
+        let outcome: Outcome
     }
 
     private let entries = Mutex<[Int32: Entry]>([:])
@@ -29,31 +33,34 @@ final class PendingOperations: Sendable {
         entries.withLock { entries in
             do {
                 let mid = try start()
-                entries[mid] = Entry(kind: kind, continuation: continuation)
+                entries[mid] = Entry(kind: kind, outcome: Self.resuming(continuation))
             } catch {
                 continuation.resume(throwing: error)
             }
         }
     }
 
-    /// A QoS 1/2 publish: `start(true)` publishes it and its caller waits for the acknowledgement.
-    /// After `stopAcknowledgedPublishes()`, `start(false)` publishes it at QoS 0 and nobody waits.
-    func registerPublish(
-        _ continuation: CheckedContinuation<[Int32], any Error>,
-        start: (_ acknowledged: Bool) throws(MQTTError) -> Int32
-    ) {
-        entries.withLock { entries in
-            do {
+    /// A QoS 1/2 publish: `start(true)` publishes it and `outcome` gets the acknowledgement.
+    /// After `stopAcknowledgedPublishes()`, `start(false)` publishes it at QoS 0 and `outcome`
+    /// gets success at once: nothing will acknowledge it.
+    func registerPublish(_ outcome: @escaping Outcome, start: (_ acknowledged: Bool) throws(MQTTError) -> Int32) {
+        let settled = entries.withLock { entries -> Result<[Int32], MQTTError>? in
+            do throws(MQTTError) {
                 if acknowledgedPublishes.withLock({ $0 }) {
-                    entries[try start(true)] = Entry(kind: .publish, continuation: continuation)
-                } else {
-                    _ = try start(false)
-                    continuation.resume(returning: [])
+                    entries[try start(true)] = Entry(kind: .publish, outcome: outcome)
+                    return nil
                 }
+                _ = try start(false)
+                return .success([])
             } catch {
-                continuation.resume(throwing: error)
+                return .failure(error)
             }
         }
+        if let settled { outcome(settled) }
+    }
+
+    static func resuming(_ continuation: CheckedContinuation<[Int32], any Error>) -> Outcome {
+        { continuation.resume(with: $0.mapError { $0 as any Error }) }
     }
 
     /// From now on publishes go out at QoS 0 (see `MQTTClient.stopReceiving()`).
@@ -71,7 +78,7 @@ final class PendingOperations: Sendable {
     @discardableResult
     func complete(_ mid: Int32, with result: Result<[Int32], MQTTError>) -> Bool {
         guard let entry = entries.withLock({ $0.removeValue(forKey: mid) }) else { return false }
-        entry.continuation.resume(with: result.mapError { $0 as any Error })
+        entry.outcome(result)
         return true
     }
 
@@ -82,6 +89,6 @@ final class PendingOperations: Sendable {
             for mid in matching.keys { entries.removeValue(forKey: mid) }
             return Array(matching.values)
         }
-        for entry in failed { entry.continuation.resume(throwing: error) }
+        for entry in failed { entry.outcome(.failure(error)) }
     }
 }
