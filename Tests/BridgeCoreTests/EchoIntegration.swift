@@ -4,9 +4,8 @@ import enum UpstreamHTTP.BridgeEventLoop
 
 /// A minimal integration for testing the bridge's seams: `echo` answers with what it got,
 /// `fail` fails, `slow` outlasts the command time limit, `linger` takes half a second, `where`
-/// says which thread it ran on,
-/// `<thing>/set` switches a thing, for good or for a while (a persisted timer). Commands for
-/// different things run at once.
+/// says which thread it ran on, `<thing>/set` switches a thing, for good or for a while (a
+/// persisted timer). Commands for different things run at once.
 final class EchoIntegration: Integration {
     let name = "echo"
     let commandFilters = ["echo", "fail", "slow", "linger", "where", "+/set"]
