@@ -13,14 +13,19 @@ import Testing
         try await withTestBroker { broker in
             let echo = EchoIntegration()
             try await withRunningBridge(broker: broker, integrations: [echo]) {
-                try await Observer.watching(broker, subscribe: ["home/echo/availability", "me/replies"]) { observer in
+                let watched = ["home/echo/availability", "home/echo/linger", "me/replies"]
+                try await Observer.watching(broker, subscribe: watched) { observer in
                     _ = try await observer.latest("home/echo/availability")
                     // Five commands on one lane, each half a second long; the broker has them all.
                     for _ in 0..<5 {
                         try await observer.send("home/echo/linger", "", properties: MQTTProperties(responseTopic: "me/replies"))
                     }
+                    // Written to the observer, so to the bridge too: the broker hands a message to
+                    // every subscriber at once.
+                    try await waitUntil("the broker to pass on all five") {
+                        observer.recorder.messages.filter { $0.topic == "home/echo/linger" }.count == 5
+                    }
                     try await waitUntil("the first command to start") { echo.handled.count == 1 }
-                    try await Task.sleep(for: .milliseconds(100))  // the other four reach the bridge too
                     let pid = try #require(broker.pid)
                     kill(pid, SIGSTOP)
                     var carriedOutWhileStopped = true
