@@ -8,11 +8,12 @@ import MQTT
 import ServiceLifecycle
 import Synchronization
 import enum UpstreamHTTP.BridgeEventLoop
+import enum UpstreamHTTP.Product
 
 /// The bridge: connects to the broker, announces itself, runs the integrations, routes their
 /// commands and, on graceful shutdown, stops them before it says `offline` and disconnects.
 public final class Bridge: Service {
-    public static let version = "0.1.0"
+    public static let version = Product.version
 
     private let configuration: LoadedConfiguration
     private let integrations: [any Integration]

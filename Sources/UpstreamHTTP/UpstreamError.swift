@@ -23,8 +23,11 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
         case connectFailed
         /// No complete answer within the exchange's time limit.
         case timedOut
-        /// The connection closed before the answer was complete.
+        /// The connection closed (or was reset) before the answer was complete.
         case connectionClosed
+        /// What came back was not an HTTP/1.1 answer (a garbage status line, a chunk size that is
+        /// no number, headers past the parser's limit).
+        case malformedResponse
         /// The answer was larger than the caller takes.
         case bodyTooLarge
         /// The client was shut down.
@@ -52,7 +55,7 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
         switch code {
         case .malformedFingerprint, .fingerprintMismatch, .unpinnableCertificate, .unreadableCAFile, .probeFailed, .unusableSettings:
             true
-        case .invalidURL, .connectFailed, .timedOut, .connectionClosed, .bodyTooLarge, .shutDown:
+        case .invalidURL, .connectFailed, .timedOut, .connectionClosed, .malformedResponse, .bodyTooLarge, .shutDown:
             false
         }
     }

@@ -57,6 +57,7 @@ public final class UpstreamHTTPClient: Sendable {
         let target = try RequestTarget(url)
         var headers = headers
         headers.replaceOrAdd(name: "Host", value: target.hostHeader)
+        if !headers.contains(name: "User-Agent") { headers.add(name: "User-Agent", value: Product.userAgent) }
         if let body {
             headers.replaceOrAdd(name: "Content-Length", value: String(body.readableBytes))
         } else if method == .POST || method == .PUT || method == .PATCH {

@@ -9,12 +9,15 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// The connection can carry the next exchange.
     private let onFree: (ConnectionHandler) -> Void
-    /// The connection is closed: the pool forgets it.
-    private let onClosed: (ConnectionHandler) -> Void
+    /// The connection is closed: the pool forgets it, and sends the exchange it was carrying, if
+    /// any, again on a fresh connection.
+    private let onClosed: (ConnectionHandler, _ retry: Exchange?) -> Void
     private var current: Exchange?
     private var context: ChannelHandlerContext?
+    /// Exchanges started on this connection so far.
+    private var exchangesCarried = 0
 
-    init(onFree: @escaping (ConnectionHandler) -> Void, onClosed: @escaping (ConnectionHandler) -> Void) {
+    init(onFree: @escaping (ConnectionHandler) -> Void, onClosed: @escaping (ConnectionHandler, _ retry: Exchange?) -> Void) {
         self.onFree = onFree
         self.onClosed = onClosed
     }
@@ -38,6 +41,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
         current = exchange
         exchange.connection = context.channel
+        exchange.isOnReusedConnection = exchangesCarried > 0
+        exchangesCarried += 1
         context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
         if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -65,18 +70,43 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A TLS failure or a malformed answer: the exchange fails with it, the connection is done.
-        current?.settle(.failure(error))
+        // A TLS failure, a reset or a malformed answer: the exchange fails with it, the connection
+        // is done. On a kept-alive connection before this exchange's answer began, the failure is
+        // left to `channelInactive`, which sends the request again: what broke may be the end of a
+        // server's idle timeout, or bytes left over from the answer before (a length that lied).
+        if let exchange = current, !exchange.mayRetryOnFreshConnection {
+            exchange.settle(.failure(Self.upstreamError(error, from: exchange.target.hostHeader)))
+        }
         context.close(promise: nil)
     }
 
+    /// What went wrong, in this module's words where it has them; a TLS failure passes through
+    /// (`UpstreamError.trustFailure` names it).
+    private static func upstreamError(_ error: any Error, from host: String) -> any Error {
+        switch error {
+        case HTTPParserError.invalidEOFState:
+            UpstreamError(.connectionClosed, "\(host) closed the connection before the answer was complete")
+        case let error as HTTPParserError:
+            UpstreamError(.malformedResponse, "\(host) answered with something that is not HTTP/1.1 (\(error))")
+        case let error as IOError:
+            UpstreamError(.connectionClosed, "\(host) broke the connection off (\(error))")
+        default:
+            error
+        }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
+        var retry: Exchange?
         if let exchange = current {
             current = nil
-            exchange.settle(.failure(UpstreamError(
-                .connectionClosed, "\(exchange.target.hostHeader) closed the connection before the answer was complete")))
+            if exchange.mayRetryOnFreshConnection {
+                retry = exchange
+            } else {
+                exchange.settle(.failure(UpstreamError(
+                    .connectionClosed, "\(exchange.target.hostHeader) closed the connection before the answer was complete")))
+            }
         }
-        onClosed(self)
+        onClosed(self, retry)
         context.fireChannelInactive()
     }
 }

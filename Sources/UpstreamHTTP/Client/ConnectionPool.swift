@@ -6,6 +6,12 @@ import NIOSSL
 /// Kept-alive connections to each upstream endpoint (host and port), at most `limit` at once;
 /// an exchange that finds none free waits for the next, in order.
 ///
+/// Servers close idle connections when they like (uvicorn after 5 s), sometimes just as a request
+/// goes out on one. So an idle connection is closed after `idleTimeout`; a request that is not
+/// idempotent takes only a connection that was idle less than `reuseWindowForUnsafeRequests`
+/// (else a fresh one); and an idempotent one that failed on a kept-alive connection before any
+/// answer came is sent once more on a fresh connection (`Exchange.mayRetryOnFreshConnection`).
+///
 /// Confined to `loop`: every method runs there, and so do the connections and their handlers.
 /// (`@unchecked Sendable` so that the client can hand exchanges to it from any task.)
 final class ConnectionPool: @unchecked Sendable {
@@ -15,8 +21,14 @@ final class ConnectionPool: @unchecked Sendable {
         let isHTTPS: Bool
     }
 
+    private struct IdleConnection {
+        let handler: ConnectionHandler
+        let since: NIODeadline
+        let timeout: Scheduled<Void>
+    }
+
     private struct Endpoint {
-        var idle: [ConnectionHandler] = []
+        var idle: [IdleConnection] = []
         var open = 0
         var waiting: [Exchange] = []
     }
@@ -26,6 +38,10 @@ final class ConnectionPool: @unchecked Sendable {
     private let connectTimeout: TimeAmount
     /// AsyncHTTPClient's default, which the bridge had until it made its own client.
     static let limit = 8
+    /// AsyncHTTPClient's default idle timeout.
+    static let idleTimeout = TimeAmount.seconds(60)
+    /// Shorter than any keep-alive timeout seen on the upstreams (uvicorn's 5 s is the shortest).
+    static let reuseWindowForUnsafeRequests = TimeAmount.seconds(2)
     private var endpoints: [Key: Endpoint] = [:]
     private var connections: [ObjectIdentifier: any Channel] = [:]
     private var isShutDown = false
@@ -48,7 +64,7 @@ final class ConnectionPool: @unchecked Sendable {
             return
         }
         let key = Key(host: exchange.target.host, port: exchange.target.port, isHTTPS: exchange.target.isHTTPS)
-        if let free = endpoints[key]?.idle.popLast() {
+        if let free = takeIdle(key, for: exchange) {
             free.start(exchange)
         } else if endpoints[key, default: Endpoint()].open < Self.limit {
             endpoints[key, default: Endpoint()].open += 1
@@ -62,6 +78,7 @@ final class ConnectionPool: @unchecked Sendable {
     func shutDown() -> EventLoopFuture<Void> {
         loop.preconditionInEventLoop()
         isShutDown = true
+        for idle in endpoints.values.flatMap(\.idle) { idle.timeout.cancel() }
         let waiting = endpoints.values.flatMap(\.waiting)
         endpoints = [:]
         for exchange in waiting { exchange.settle(.failure(UpstreamError(.shutDown, "the HTTP client is shut down"))) }
@@ -86,7 +103,7 @@ final class ConnectionPool: @unchecked Sendable {
                     if let tls { try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName)) }
                     try pipeline.addHTTPClientHandlers()
                     try pipeline.addHandler(ConnectionHandler(
-                        onFree: { [self] handler in free(handler, key) }, onClosed: { [self] handler in closed(handler, key) }))
+                        onFree: { [self] handler in free(handler, key) }, onClosed: { [self] handler, retry in closed(handler, key, retry: retry) }))
                 }
             }
             .connect(host: key.host, port: key.port)
@@ -108,7 +125,23 @@ final class ConnectionPool: @unchecked Sendable {
             }
     }
 
-    /// A connection is free: the first exchange still waiting takes it, or it waits itself.
+    /// The most recently freed idle connection that `exchange` may use, if any. One the server is
+    /// known to have closed is not handed out; one idle too long for a request that is not
+    /// idempotent is closed instead.
+    private func takeIdle(_ key: Key, for exchange: Exchange) -> ConnectionHandler? {
+        while let idle = endpoints[key]?.idle.popLast() {
+            idle.timeout.cancel()
+            guard let channel = idle.handler.channel, channel.isActive else { continue }
+            if exchange.head.method.isIdempotent || NIODeadline.now() - idle.since < Self.reuseWindowForUnsafeRequests {
+                return idle.handler
+            }
+            channel.close(promise: nil)
+        }
+        return nil
+    }
+
+    /// A connection is free: the first exchange still waiting takes it, or it waits itself, for
+    /// at most `idleTimeout`.
     private func free(_ handler: ConnectionHandler, _ key: Key) {
         guard !isShutDown else { return }
         while let next = endpoints[key]?.waiting.first {
@@ -118,12 +151,22 @@ final class ConnectionPool: @unchecked Sendable {
                 return
             }
         }
-        endpoints[key]?.idle.append(handler)
+        let timeout = loop.assumeIsolated().scheduleTask(in: Self.idleTimeout) { () -> Void in handler.channel?.close(promise: nil) }
+        endpoints[key]?.idle.append(IdleConnection(handler: handler, since: .now(), timeout: timeout))
     }
 
-    private func closed(_ handler: ConnectionHandler, _ key: Key) {
+    /// A connection closed; `retry`, the exchange it was carrying, goes first on a fresh one.
+    private func closed(_ handler: ConnectionHandler, _ key: Key, retry: Exchange?) {
         if let channel = handler.channel { connections[ObjectIdentifier(channel)] = nil }
-        endpoints[key]?.idle.removeAll { $0 === handler }
+        endpoints[key]?.idle.removeAll { $0.handler === handler }
+        if let retry {
+            retry.retryOnFreshConnection()
+            if isShutDown {
+                retry.settle(.failure(UpstreamError(.shutDown, "the HTTP client is shut down")))
+            } else {
+                endpoints[key]?.waiting.insert(retry, at: 0)
+            }
+        }
         connectionGone(key)
     }
 

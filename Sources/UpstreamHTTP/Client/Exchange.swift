@@ -25,6 +25,11 @@ final class Exchange: @unchecked Sendable {
     private var deadline: Scheduled<Void>?
     /// The connection carrying it, once it has one: what a timeout or a cancellation closes.
     var connection: (any Channel)?
+    /// Whether that connection had carried an exchange before this one (a kept-alive one, which
+    /// the server may be closing just as the request goes out).
+    var isOnReusedConnection = false
+    /// Whether it was sent again on a fresh connection after its kept-alive one failed.
+    private(set) var wasRetried = false
 
     // The answer as it arrives.
     private var responseHead: HTTPResponseHead?
@@ -111,6 +116,30 @@ final class Exchange: @unchecked Sendable {
         return false
     }
 
+    /// Whether it may be sent again on a fresh connection now that its connection failed: a request
+    /// of an idempotent method (RFC 9110 §9.2.2) that failed on a kept-alive connection before any
+    /// answer came, which is what a server closing an idle connection as the request arrives looks
+    /// like. Once only: a second failure is the server's answer.
+    var mayRetryOnFreshConnection: Bool {
+        !isSettled && !wasRetried && isOnReusedConnection && responseHead == nil && head.method.isIdempotent
+    }
+
+    /// It is sent again, on a fresh connection.
+    func retryOnFreshConnection() {
+        wasRetried = true
+        connection = nil
+    }
+
     /// Whether the connection may carry another exchange after this one's answer.
     var keepsConnectionAlive: Bool { head.isKeepAlive && responseHead?.isKeepAlive == true }
+}
+
+extension HTTPMethod {
+    /// Sending it twice has the effect of sending it once (RFC 9110 §9.2.2).
+    var isIdempotent: Bool {
+        switch self {
+        case .GET, .HEAD, .PUT, .DELETE, .OPTIONS, .TRACE: true
+        default: false
+        }
+    }
 }
