@@ -11,6 +11,9 @@ public struct UniFiClient: Sendable {
 
     /// Page size: the largest the API allows.
     static let pageLimit = 200
+    /// 20,000 items: far more rules or sites than a home has, and a bound on a console that never
+    /// says it is done.
+    static let maxPages = 100
 
     public init(connection: UniFiConnection, httpClient: UpstreamHTTPClient, logger: Logger) {
         self.connection = connection
@@ -90,21 +93,39 @@ public struct UniFiClient: Sendable {
         collectionPath(kind, site: site) + "/" + PercentEncoding.encode(id)
     }
 
-    /// Reads pages of `pageLimit` until `offset + count >= totalCount` (or an empty page, so a
-    /// controller whose count shrinks while reading cannot loop us forever).
+    /// Reads pages of `pageLimit` until one is empty or the items reach `totalCount`.
+    ///
+    /// The list may change while it is read: a rule made on the console sorts first and shifts
+    /// every later page, so an item can come twice (the later copy is kept, once) and another can
+    /// be missed until the next read. The offsets are the client's own, and an answer for another
+    /// offset than asked, or more than `maxPages` pages, is an error rather than a loop.
     func allPages(_ path: String, filter: UniFiFilter?, what: String) async throws -> [JSONValue] {
         var items: [JSONValue] = []
+        var positionOfID: [String: Int] = [:]
         var offset = 0
-        while true {
+        for _ in 0..<Self.maxPages {
             var query = "?offset=\(offset)&limit=\(Self.pageLimit)"
             if let filter { query += "&filter=" + filter.queryValue }
             let response = try await send(.GET, path + query)
             guard let page = UniFiPage(try json(response, what: what)) else {
                 throw UniFiErrorMapping.undecodable(what, status: response.status)
             }
-            items += page.data
-            offset = page.offset + page.count
-            if page.count == 0 || offset >= page.totalCount { return items }
+            guard page.offset == offset else {
+                throw UniFiError(
+                    .unexpectedResponse, "asked for \(what) from offset \(offset), the console answered offset \(page.offset)",
+                    status: response.status)
+            }
+            for item in page.data {
+                if let id = item["id"]?.stringValue, let earlier = positionOfID[id] {
+                    items[earlier] = item
+                } else {
+                    if let id = item["id"]?.stringValue { positionOfID[id] = items.count }
+                    items.append(item)
+                }
+            }
+            offset += page.data.count
+            if page.data.isEmpty || offset >= page.totalCount { return items }
         }
+        throw UniFiError(.unexpectedResponse, "\(what): more than \(Self.maxPages) pages of \(Self.pageLimit)")
     }
 }

@@ -9,8 +9,13 @@ struct RuleRegistry: Sendable {
 
     /// Takes the rules as read (consoles in configuration order, each in the order it lists them).
     mutating func update(_ read: [(controller: String, rule: UniFiRule)]) {
-        let assigned = keys.update(read.map { (id: $0.rule.id, name: $0.rule.name) })
-        rules = read.map { ($0.controller, assigned[$0.rule.id]!, $0.rule) }
+        // By console and id: two consoles restored from one backup list the same rule ids.
+        let assigned = keys.update(read.map { (id: Self.keyID($0.rule.id, $0.controller), name: $0.rule.name) })
+        rules = read.compactMap { read in assigned[Self.keyID(read.rule.id, read.controller)].map { (read.controller, $0, read.rule) } }
+    }
+
+    /// The rule's id first: a key made unique carries its first 8 characters.
+    private static func keyID(_ rule: String, _ controller: String) -> String { rule + "@" + controller
     }
 
     /// The rule with this key, or this id (in any letter case).

@@ -59,7 +59,7 @@ actor UniFiController {
             }
             let now = Date()
             status.rules = rules
-            status.readAt = Dictionary(uniqueKeysWithValues: rules.map { ($0.id, now) })
+            status.readAt = Dictionary(rules.map { ($0.id, now) }) { _, later in later }
             status.everRead = true
             markAvailable()
         } catch {

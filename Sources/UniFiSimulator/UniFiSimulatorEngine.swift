@@ -11,7 +11,7 @@ struct SimulatedRequest: Sendable {
     let method: String
     let path: String
     let segments: [String]
-    let query: [String: String]
+    var query: [String: String]
     let apiKey: String?
     let body: Data
 }

@@ -22,7 +22,7 @@ struct UniFiSimulatorResponder: HTTPResponder {
         let bodyData = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)
         let path = request.uri.path
         let recorded = UniFiSimulator.RecordedRequest(request, body: bodyData)
-        let simulated = SimulatedRequest(
+        var simulated = SimulatedRequest(
             method: request.method.rawValue, path: path,
             segments: recorded.pathSegments,
             query: Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }) { first, _ in first },
@@ -41,6 +41,15 @@ struct UniFiSimulatorResponder: HTTPResponder {
             // A dropped connection answers nothing: the 500 is never sent.
             case .serverError, .dropConnections:
                 return (fault, UniFiSimulatorEngine.error(500, "api.internal-error", "Internal server error (simulated)", simulated))
+            case .offsetStuckAtZero:
+                if simulated.method == "GET" { simulated.query["offset"] = "0" }
+                return (fault, UniFiSimulatorEngine.handle(simulated, state: &state))
+            case .listChangesBetweenPages:
+                let response = UniFiSimulatorEngine.handle(simulated, state: &state)
+                if simulated.method == "GET", path.hasSuffix(UniFiSimulator.Collection.aclRules.rawValue), (simulated.query["offset"] ?? "0") == "0" {
+                    state.makeRuleSortingFirst(site: simulated.segments.dropLast().last ?? "")
+                }
+                return (fault, response)
             case .delay, nil:
                 return (fault, UniFiSimulatorEngine.handle(simulated, state: &state))
             }

@@ -49,6 +49,11 @@ extension UniFiSimulator {
         /// The connection is closed mid-response. (The console down altogether: `stop()`, then
         /// `start()` listens again on the same port.)
         case dropConnections
+        /// Every page is the first, whatever offset was asked for, and says `offset: 0`.
+        case offsetStuckAtZero
+        /// Each time a first page of ACL rules has been read, a rule is made on the console that
+        /// sorts first, shifting every later page by one (a rule made in the app while the bridge reads).
+        case listChangesBetweenPages
     }
 
     public enum Scheme: Sendable {
@@ -74,6 +79,13 @@ struct UniFiSimulatorState: Sendable {
     var rules: [String: [UniFiSimulator.Collection: [JSONValue]]] = [:]
     var requests = RequestLog()
     var faults: [InjectedFault] = []
+
+    /// A new user-defined ACL rule, first in `site`'s list.
+    mutating func makeRuleSortingFirst(site: String) {
+        let id = UUID().uuidString.lowercased()
+        let rule = UniFiSimulatorFixtures.ipv4ACLRule(id: id, name: "downtime-new-\(id.prefix(8))", index: 0)
+        rules[site.lowercased()]?[.aclRules]?.insert(rule, at: 0)
+    }
 
     func fault(for path: String) -> UniFiSimulator.Fault? {
         faults.first { $0.pathContaining.map(path.contains) ?? true }?.fault

@@ -22,4 +22,17 @@ import Testing
         #expect(third["AAAAAAAA-1"] == "downtime-emily")
         #expect(third["cccccccc-3"] == "downtime-emma-cccccccc")
     }
+
+    /// 1-wire probes' addresses share their first 8 characters (`28-00000…`): two probes of one
+    /// name once got one key, and the bridge died building the probe index. Every key is unique,
+    /// and an id listed twice counts once.
+    @Test func idsAlikeInTheirStartAndIdsListedTwiceStillGetUniqueKeys() {
+        var keys = TopicKeys()
+        let probes = keys.update([
+            (id: "28-0000012345", name: "Tank"), (id: "28-0000067890", name: "Tank"), (id: "28-0000011111", name: "Tank"),
+            (id: "x", name: "tank 28-00000"), (id: "28-0000012345", name: "Sump"),
+        ])
+        #expect(probes == ["28-0000012345": "tank", "28-0000067890": "tank-28-00000", "28-0000011111": "tank-2", "x": "tank-28-00000-x"])
+        #expect(Set(probes.values).count == probes.count)
+    }
 }

@@ -53,6 +53,29 @@ struct ClientReadingTests {
         }
     }
 
+    /// A rule made on the console while the pages are read sorts first and shifts every later
+    /// page: the rule at the end of one page comes again at the start of the next. Kept once.
+    @Test func aListThatChangesBetweenPagesIsReadWithEveryItemOnce() async throws {
+        try await withUniFi(prepare: { $0.addGeneratedACLRules(count: 480) }) { f in
+            f.simulator.inject(.listChangesBetweenPages)
+            let rules = try await f.client.aclRules(site: f.site)
+            #expect(rules.count == 480)
+            #expect(Set(rules.map(\.id)).count == 480)
+            #expect(rules.map(\.name) == (1...480).map { "generated-\($0)" })
+        }
+    }
+
+    /// A console that answers the first page whatever is asked is not read forever.
+    @Test func aConsoleWhoseOffsetNeverAdvancesIsAnErrorNotALoop() async throws {
+        try await withUniFi(prepare: { $0.addGeneratedACLRules(count: 450) }) { f in
+            f.simulator.inject(.offsetStuckAtZero)
+            let error = await unifiError { _ = try await f.client.aclRules(site: f.site) }
+            #expect(error?.code == .unexpectedResponse)
+            #expect(error?.message == "asked for acl rules from offset 200, the console answered offset 0", "\(String(describing: error))")
+            #expect(f.simulator.requests.filter { $0.path.hasSuffix("/acl-rules") }.count == 2)
+        }
+    }
+
     @Test func bothKindsAreDecoded() async throws {
         try await withUniFi { f in
             let acl = try await f.client.aclRules(site: f.site)

@@ -42,6 +42,23 @@ private typealias F = UniFiSimulatorFixtures
         }
     }
 
+    /// A rule made on the console while the bridge pages through 480 shifts the pages under it: the
+    /// bridge once saw a rule twice and died on a duplicate key. It reads on, every rule once.
+    @Test func aRuleMadeWhileTheBridgeReadsThePagesIsNoCrash() async throws {
+        try await UniFiFixture.withSimulator(prepare: { simulator in
+            simulator.addDowntimeExamples()
+            simulator.addGeneratedACLRules(count: 480, namePrefix: "downtime-kid")
+            simulator.inject(.listChangesBetweenPages)
+        }) { fixture in
+            try await fixture.runBridge { observer in
+                let index = try await observer.latest("home/unifi/rules", timeout: .seconds(20)) { $0["downtime-kid-480"] != nil }
+                #expect(index["downtime-kid-1"] != nil && index["downtime-emma"] != nil)
+                #expect(try await observer.command("home/unifi/refresh")["status"] == "ok")
+                #expect(try await observer.command("home/unifi/rule/downtime-kid-7/set", "OFF")["status"] == "ok")
+            }
+        }
+    }
+
     /// Made on the console a moment ago, not yet read by a poll: the command reads the console
     /// again rather than refuse it (as it does for a command kept by the broker while the bridge
     /// was away, which arrives before the first read).

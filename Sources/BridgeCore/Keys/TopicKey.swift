@@ -29,19 +29,29 @@ public struct TopicKeys: Sendable {
 
     public init() {}
 
-    /// Assigns keys to exactly `things` (in the order the upstream listed them); forgets the rest.
-    /// - Returns: id → key.
+    /// Assigns keys to exactly `things` (in the order the upstream listed them; an id listed twice
+    /// counts once, as first listed); forgets the rest.
+    /// - Returns: id → key, no two ids with the same key.
     public mutating func update(_ things: [(id: String, name: String)]) -> [String: String] {
-        let ids = Set(things.map(\.id))
-        assigned = assigned.filter { ids.contains($0.key) }
+        var seen = Set<String>()
+        let things = things.filter { seen.insert($0.id).inserted }
+        assigned = assigned.filter { seen.contains($0.key) }
         for (id, name) in things where assigned[id]?.name != name { assigned[id] = nil }
         var taken = Set(assigned.values.map(\.key))
         for (id, name) in things where assigned[id] == nil {
-            let slug = TopicKey.slug(name, fallback: "id-\(id.prefix(8).lowercased())")
-            let key = taken.contains(slug) ? "\(slug)-\(id.prefix(8).lowercased())" : slug
+            let key = Self.firstFree(slug: TopicKey.slug(name, fallback: "id-\(id.prefix(8).lowercased())"), id: id, taken: taken)
             assigned[id] = (name, key)
             taken.insert(key)
         }
         return assigned.mapValues(\.key)
+    }
+
+    /// The slug, else the slug and the id's first 8 characters, else (ids alike in those, as 1-wire
+    /// addresses are) the slug and a number.
+    private static func firstFree(slug: String, id: String, taken: Set<String>) -> String {
+        for candidate in [slug, "\(slug)-\(id.prefix(8).lowercased())"] where !taken.contains(candidate) { return candidate }
+        var number = 2
+        while taken.contains("\(slug)-\(number)") { number += 1 }
+        return "\(slug)-\(number)"
     }
 }
