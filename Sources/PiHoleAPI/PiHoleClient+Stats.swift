@@ -22,9 +22,11 @@ extension PiHoleClient {
     /// `GET /api/auth/sessions`: every API session, this client's included.
     public func sessions() async throws -> [PiHoleSessionInfo] {
         let response = try await authenticated(.GET, "/api/auth/sessions")
-        return try decodeSuccess(PiHoleWire.SessionsResponse.self, response, what: "session list").sessions.map {
-            PiHoleSessionInfo(
-                id: Int($0.id), valid: $0.valid ?? false, isCurrent: $0.currentSession ?? false,
+        // An entry without a whole-number id is no session FTL made, and could not be ended.
+        return try decodeSuccess(PiHoleWire.SessionsResponse.self, response, what: "session list").sessions.compactMap {
+            guard let id = Int(exactly: $0.id) else { return nil }
+            return PiHoleSessionInfo(
+                id: id, valid: $0.valid ?? false, isCurrent: $0.currentSession ?? false,
                 isApp: $0.app ?? false, remoteAddress: $0.remoteAddress, userAgent: $0.userAgent)
         }
     }

@@ -174,7 +174,10 @@ public actor PiHoleClient {
             }
             guard let session = try? JSONDecoder().decode(PiHoleWire.AuthResponse.self, from: response.body).session
             else {
-                throw PiHoleErrorMapping.undecodable("login response", status: response.status)
+                // A mangled answer: the login may well have made a session.
+                var failure = PiHoleErrorMapping.undecodable("login response", status: response.status)
+                failure.requestMayHaveArrived = true
+                throw failure
             }
             guard session.valid == true else {
                 throw PiHoleError(.wrongPassword, session.message ?? "password incorrect", status: response.status)
@@ -183,10 +186,12 @@ public actor PiHoleClient {
             let sid = session.sid ?? ""
             machine.loginSucceeded(sid: sid)
             logger.info("Pi-hole login succeeded", metadata: ["logins": "\(machine.loginCount)"])
+            if machine.loginsWithLostAnswers > 0 { await endSessionsOfLostLogins(using: sid) }
             return sid
         } catch {
             let failure = PiHoleErrorMapping.transport(error)
-            let delay = machine.loginFailed(failure, now: now())
+            let delay = machine.loginFailed(
+                failure, now: now(), answerLost: failure.requestMayHaveArrived, jitter: Double.random(in: 0...1))
             logger.warning(
                 "Pi-hole login failed",
                 metadata: ["error": "\(failure)", "backoff": "\(delay)"])
@@ -208,6 +213,7 @@ public actor PiHoleClient {
                 }
                 if Task.isCancelled { return }
             case .deleteSession(let sid):
+                if machine.loginsWithLostAnswers > 0 { await endSessionsOfLostLogins(using: sid) }
                 do {
                     let response = try await send(
                         .DELETE, "/api/auth", body: nil, sid: sid, timeout: Self.logoutTimeout)

@@ -42,6 +42,9 @@ public struct PiHoleError: Error, Sendable, CustomStringConvertible, Equatable {
     public var retryAfter: Duration?
     /// HTTP status, when a response was received.
     public var status: Int?
+    /// For `.transport`: whether the request may have reached the Pi-hole (it was sent, or being
+    /// sent, when the exchange failed), as opposed to a connect that failed.
+    public var requestMayHaveArrived = false
 
     public init(_ code: Code, _ message: String, retryAfter: Duration? = nil, status: Int? = nil) {
         self.code = code

@@ -56,8 +56,10 @@ enum PiHoleErrorMapping {
     static func transport(_ error: any Error) -> PiHoleError {
         if let error = error as? PiHoleError { return error }
         if let trust = UpstreamError.trustFailure(error) { return PiHoleError(.tls, trust) }
-        if error is CancellationError { return PiHoleError(.transport, "cancelled") }
-        return PiHoleError(.transport, String(describing: error))
+        var failure = PiHoleError(.transport, error is CancellationError ? "cancelled" : String(describing: error))
+        let code = (error as? UpstreamError)?.code
+        failure.requestMayHaveArrived = code != .connectFailed && code != .shutDown && code != .invalidURL
+        return failure
     }
 
     /// A body that could not be decoded.

@@ -9,9 +9,13 @@ import UpstreamHTTP
 /// - one session for the life of the client, created lazily on first need;
 /// - at most one login in flight; other callers wait for it;
 /// - on 401 for an authenticated request: one fresh login, one retry, then fail;
-/// - a failed login starts an exponential backoff (``LoginBackoff``); while it lasts,
-///   callers that need a login fail with `.backingOff` without any request;
-/// - a successful login resets the backoff.
+/// - a login the Pi-hole refused starts an exponential backoff (``LoginBackoff``); one that got no
+///   usable answer is tried again soon (a few seconds, jittered); while either lasts, callers that
+///   need a login fail with `.backingOff` without any request;
+/// - a successful login resets the backoff;
+/// - a login whose answer was lost may still have made a session, holding one of the Pi-hole's
+///   seats for 30 minutes: they are counted, and the next session ends them
+///   (``PiHoleClient`` lists the sessions and deletes this client's others).
 public struct PiHoleSessionStateMachine: Sendable {
     public enum State: Sendable, Equatable {
         /// No session; the next caller logs in (unless backing off).
@@ -61,6 +65,8 @@ public struct PiHoleSessionStateMachine: Sendable {
     public private(set) var lastLoginError: PiHoleError?
     /// Logins started (successful or not).
     public private(set) var loginCount: Int = 0
+    /// Logins sent whose answer was lost since the sessions they may have made were last ended.
+    public private(set) var loginsWithLostAnswers: Int = 0
 
     public init() {}
 
@@ -98,15 +104,33 @@ public struct PiHoleSessionStateMachine: Sendable {
         lastLoginError = nil
     }
 
-    /// The login started by `.startLogin` failed. Returns the backoff delay now in force.
+    /// The login started by `.startLogin` failed. `answerLost`: the request may have reached the
+    /// Pi-hole, but no usable answer came back (`jitter`, from 0 to 1, spreads the retry). Returns
+    /// the backoff delay now in force.
     @discardableResult
-    public mutating func loginFailed(_ error: PiHoleError, now: ContinuousClock.Instant) -> Duration {
+    public mutating func loginFailed(
+        _ error: PiHoleError, now: ContinuousClock.Instant, answerLost: Bool = false, jitter: Double = 0
+    ) -> Duration {
         state = .noSession
         consecutiveFailures += 1
         lastLoginError = error
-        let delay = LoginBackoff.delay(consecutiveFailures: consecutiveFailures, retryAfter: error.retryAfter)
+        let delay: Duration
+        if answerLost || error.code == .transport {
+            if answerLost { loginsWithLostAnswers += 1 }
+            delay = Self.retryAfterNoAnswer + Self.retryAfterNoAnswer * min(max(jitter, 0), 1)
+        } else {
+            delay = LoginBackoff.delay(consecutiveFailures: consecutiveFailures, retryAfter: error.retryAfter)
+        }
         backoffUntil = now + delay
         return delay
+    }
+
+    /// The shortest wait before a login that got no answer is tried again (at most twice that).
+    public static let retryAfterNoAnswer: Duration = .seconds(2)
+
+    /// The sessions that lost logins may have made were ended.
+    public mutating func lostLoginSessionsEnded() {
+        loginsWithLostAnswers = 0
     }
 
     /// An authenticated request sent with `sid` was answered 401.

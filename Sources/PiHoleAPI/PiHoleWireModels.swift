@@ -50,9 +50,13 @@ enum PiHoleWire {
         ["blocking": .bool(enabled), "timer": timer.map { .number(Double($0)) } ?? .null]
     }
 
+    /// Ten years: any real pause is shorter, and a time that far ahead is still a date and a duration.
+    static let longestTimer: Double = 10 * 365 * 86_400
+
     /// `blocking` is a string on a real FTL (`enabled`, `disabled`, …; any other is `.unknown`),
-    /// a boolean in some docs and older builds; `timer` a number, or anything else for none.
-    /// Nil when `body` is no object with such a `blocking`.
+    /// a boolean in some docs and older builds; `timer` a number of seconds, or anything else (a
+    /// negative one, or one past `longestTimer`) for none. Nil when `body` is no object with such
+    /// a `blocking`.
     static func blockingStatus(_ body: JSONValue) -> PiHoleBlockingStatus? {
         let blocking: PiHoleBlocking
         switch body["blocking"] {
@@ -60,7 +64,7 @@ enum PiHoleWire {
         case .bool(let flag)?: blocking = flag ? .enabled : .disabled
         default: return nil
         }
-        let timer: Double? = if case .number(let seconds)? = body["timer"] { seconds } else { nil }
+        let timer: Double? = if case .number(let seconds)? = body["timer"], (0...longestTimer).contains(seconds) { seconds } else { nil }
         return PiHoleBlockingStatus(blocking: blocking, timer: timer)
     }
 

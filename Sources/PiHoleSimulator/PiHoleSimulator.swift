@@ -81,6 +81,15 @@ public final class PiHoleSimulator: Sendable {
             return state.sessions.count
         }
     }
+    /// The user agent of each session not yet expired (`nil`: none was sent), by seat.
+    public var sessionUserAgents: [String?] {
+        let now = clock.now()
+        return core.withLock { state in
+            state.pruneSessions(now: now)
+            return state.sessions.values.sorted { $0.id < $1.id }.map(\.userAgent)
+        }
+    }
+
     public var blocking: PiHoleBlockingState {
         let now = clock.now()
         return core.withLock { state in
@@ -110,6 +119,14 @@ public final class PiHoleSimulator: Sendable {
 
     public func expireAllSessions() {
         core.withLock { $0.sessions.removeAll() }
+    }
+
+    /// Opens a session as another client would (the web interface, Home Assistant), from the
+    /// bridge's own address. - Returns: its SID, or `nil` when every seat is taken.
+    @discardableResult
+    public func openSession(userAgent: String?) -> String? {
+        let now = clock.now()
+        return core.withLock { $0.openSession(now: now, isApp: false, remoteAddress: "127.0.0.1", userAgent: userAgent) }
     }
 
     public func setPassword(_ new: String) {

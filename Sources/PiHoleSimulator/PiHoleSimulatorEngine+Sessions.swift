@@ -27,6 +27,18 @@ extension PiHoleSimulatorEngine {
         return .json(200, ["sessions": .array(sessions)])
     }
 
+    /// `DELETE /api/auth/session/{id}`: ends the session in that seat, whoever holds it.
+    static func deleteSession(_ id: String, state: inout SimulatorState) -> SimulatedResponse {
+        guard let seat = Int(id) else {
+            return .error(400, key: "bad_request", message: "Missing or invalid session ID", hint: .string(id))
+        }
+        guard let sid = state.sessions.first(where: { $0.value.id == seat })?.key else {
+            return .error(404, key: "not_found", message: "Session ID not in use", hint: .string(id))
+        }
+        state.sessions[sid] = nil
+        return .noContent
+    }
+
     /// The part of the configuration the simulator knows.
     static func configuration(_ state: SimulatorState) -> JSONValue {
         [

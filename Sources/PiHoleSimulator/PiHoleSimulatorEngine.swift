@@ -89,6 +89,8 @@ enum PiHoleSimulatorEngine {
             endpoint = { queries(request, state: $0) }
         case ("GET", "auth") where rest == ["auth", "sessions"]:
             endpoint = { sessionList(request, state: $0) }
+        case ("DELETE", "auth") where rest.count == 3 && rest[1] == "session":
+            endpoint = { deleteSession(rest[2], state: &$0) }
         case ("GET", "config"):
             endpoint = { config(path: Array(rest.dropFirst()), state: $0) }
         case (_, "groups") where rest.count <= 2:

@@ -35,6 +35,10 @@ struct PiHoleSimulatorResponder: HTTPResponder {
             switch state.fault {
             case .serverError, .dropConnections:
                 return (state.fault, nil)
+            case .loseLoginAnswers(let count) where simulated.method == "POST" && simulated.segments == ["api", "auth"]:
+                state.fault = count > 1 ? .loseLoginAnswers(count - 1) : nil
+                _ = PiHoleSimulatorEngine.handle(simulated, state: &state, now: now)
+                return (.dropConnections, nil)
             default:
                 return (state.fault, PiHoleSimulatorEngine.handle(simulated, state: &state, now: now))
             }

@@ -21,6 +21,10 @@ extension PiHoleSimulator {
         case serverError
         /// Every connection is closed without a response.
         case dropConnections
+        /// The next logins are carried out (each makes its session, as FTL does) but their
+        /// connections are closed before the answer: an answer lost on the way. The fault clears
+        /// itself after that many.
+        case loseLoginAnswers(Int)
         /// The listener is stopped: connects are refused. Clearing the fault (or `start()`)
         /// listens again on the same port.
         case down

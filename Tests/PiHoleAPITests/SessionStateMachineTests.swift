@@ -35,11 +35,34 @@ struct SessionStateMachineTests {
 
         // Deadline passed: one new attempt.
         #expect(machine.sessionNeeded(now: t0 + .seconds(1)) == .startLogin)
-        #expect(machine.loginFailed(PiHoleError(.transport, "refused"), now: t0 + .seconds(1)) == .seconds(2))
+        #expect(machine.loginFailed(PiHoleError(.wrongPassword, "password incorrect"), now: t0 + .seconds(1)) == .seconds(2))
         #expect(machine.sessionNeeded(now: t0 + .milliseconds(2900)) != .startLogin)
         #expect(machine.sessionNeeded(now: t0 + .seconds(3)) == .startLogin)
-        #expect(machine.loginFailed(PiHoleError(.transport, "refused"), now: t0 + .seconds(3)) == .seconds(4))
+        #expect(machine.loginFailed(PiHoleError(.wrongPassword, "password incorrect"), now: t0 + .seconds(3)) == .seconds(4))
         #expect(machine.consecutiveFailures == 3)
+    }
+
+    /// A Pi-hole that did not answer said nothing of the password: its login is tried again in
+    /// 2–4 s however often it failed, jittered, and one whose answer was lost is counted.
+    @Test func aLoginWithoutAnAnswerIsTriedAgainSoon() {
+        var machine = PiHoleSessionStateMachine()
+        for attempt in 0..<8 {
+            let now = t0 + .seconds(10 * attempt)
+            #expect(machine.sessionNeeded(now: now) == .startLogin)
+            let delay = machine.loginFailed(PiHoleError(.transport, "closed"), now: now, answerLost: true, jitter: Double(attempt) / 7)
+            #expect(delay == .seconds(2) + .seconds(2) * (Double(attempt) / 7))
+        }
+        #expect(machine.loginsWithLostAnswers == 8)
+        #expect(machine.sessionNeeded(now: t0 + .seconds(80)) == .startLogin)
+        machine.loginSucceeded(sid: "s1")
+        #expect(machine.loginsWithLostAnswers == 8)
+        machine.lostLoginSessionsEnded()
+        #expect(machine.loginsWithLostAnswers == 0)
+        // A connect that failed left nothing behind.
+        #expect(machine.requestRejected(sid: "s1", isRetry: false) == .retryWithFreshSession)
+        #expect(machine.sessionNeeded(now: t0 + .seconds(90)) == .startLogin)
+        #expect(machine.loginFailed(PiHoleError(.transport, "refused"), now: t0 + .seconds(90)) == .seconds(2))
+        #expect(machine.loginsWithLostAnswers == 0)
     }
 
     @Test func successfulLoginResetsBackoff() {

@@ -23,6 +23,7 @@ func withFixture(
     // Generous: not what a test waits for when all is well, but a loaded machine running every
     // suite at once was seen to take over 5 s for a loopback answer. Timeout tests set their own.
     requestTimeout: Duration = .seconds(20),
+    now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
     _ body: (Fixture) async throws -> Void
 ) async throws {
     let simulator = PiHoleSimulator(password: password, clock: clock)
@@ -32,7 +33,7 @@ func withFixture(
     let connection = PiHoleConnection(
         baseURL: simulator.baseURL, password: clientPassword ?? password, requestTimeout: requestTimeout)
     let http = try await PiHoleClient.makeHTTPClient(for: connection)
-    let client = PiHoleClient(connection: connection, httpClient: http, logger: logger)
+    let client = PiHoleClient(connection: connection, httpClient: http, logger: logger, now: now)
     let fixture = Fixture(simulator: simulator, http: http, client: client, logs: logs, password: clientPassword ?? password)
     do {
         try await body(fixture)
