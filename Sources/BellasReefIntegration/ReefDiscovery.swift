@@ -22,7 +22,7 @@ struct ReefDiscovery {
             DiscoveryEntity(
                 component: "sensor", objectID: "reef_\(field)", name: name, device: device, availabilityTopics: availability(.core),
                 options: [
-                    "state_topic": system, "value_template": .string("{{ value_json.\(field) }}"), "unit_of_measurement": "%",
+                    "state_topic": system, "value_template": ValueTemplate.field(field), "unit_of_measurement": "%",
                     "state_class": "measurement", "icon": .string(icon), "entity_category": "diagnostic",
                 ])
         }
@@ -76,14 +76,14 @@ struct ReefDiscovery {
         }
         func meter(_ field: String, _ label: String, _ deviceClass: String, _ unit: String, _ stateClass: String) -> DiscoveryEntity {
             entity("sensor", label.lowercased(), "\(name) \(label.lowercased())", [
-                "value_template": .string("{{ value_json.\(field) }}"), "device_class": .string(deviceClass),
+                "value_template": ValueTemplate.field(field), "device_class": .string(deviceClass),
                 "unit_of_measurement": .string(unit), "state_class": .string(stateClass),
             ])
         }
         return [
             entity("switch", nil, name, [
                 "command_topic": .string(topics.topic(ReefTopics.outletSet(key))),
-                "value_template": "{{ 'ON' if value_json.state == 'on' else ('OFF' if value_json.state == 'off' else None) }}",
+                "value_template": ValueTemplate.guarded("{'on': 'ON', 'off': 'OFF'}.get(value_json.get('state'))"),
                 "payload_on": "ON", "payload_off": "OFF", "icon": "mdi:power-socket-eu",
             ]),
             meter("power_w", "Power", "power", "W", "measurement"),
@@ -91,7 +91,7 @@ struct ReefDiscovery {
             meter("current_a", "Current", "current", "A", "measurement"),
             meter("energy_kwh", "Energy", "energy", "kWh", "total_increasing"),
             entity("sensor", "restore_at", "\(name) restores at", [
-                "device_class": "timestamp", "value_template": "{{ value_json.restore_at if value_json.restore_at else None }}",
+                "device_class": "timestamp", "value_template": ValueTemplate.field("restore_at"),
             ]),
         ]
     }
@@ -102,7 +102,7 @@ struct ReefDiscovery {
             name: status.probe.name, device: device, availabilityTopics: availability(.temperature),
             options: [
                 "state_topic": .string(topics.topic(ReefTopics.probe(status.key))),
-                "value_template": "{{ value_json.value if value_json.status == 'ok' else None }}",
+                "value_template": ValueTemplate.guarded("value_json.get('value') if value_json.get('status') == 'ok' else None"),
                 "device_class": "temperature", "state_class": "measurement",
                 "unit_of_measurement": .string(status.probe.unitSymbol),
             ])

@@ -80,15 +80,16 @@ final class ReefIntegration: Integration {
             let pending = context.timers.pending
             let (payloads, things) = services.state.read { snapshot in
                 (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending),
-                 snapshot.outletsListed || snapshot.probesListed ? ReefDiscovery.Things(snapshot) : nil)
+                 snapshot.everyListRead(of: configuration.services) ? ReefDiscovery.Things(snapshot) : nil)
+            }
+            // Entities first: one whose thing went away leaves Home Assistant before its state is cleared.
+            if let things, let entities = runtimeEntities.entities(of: things, discovery.runtime) {
+                await context.setRuntimeEntities(entities)
             }
             for (topic, message) in published.withLock({ $0.changes(replacingAll: payloads.messages) }) {
                 await context.publish(topic, message)
             }
             if payloads.anyServiceAvailable { context.recordUpstreamSuccess() }
-            if let things, let entities = runtimeEntities.entities(of: things, discovery.runtime) {
-                await context.setRuntimeEntities(entities)
-            }
             // Also once a minute, for restores that fell due (their timers change without a poll).
             await services.state.changed.wait(atMost: .seconds(60))
         }

@@ -36,11 +36,15 @@ struct ReefPayloads {
         if snapshot.hostInfo != nil || snapshot.systemUsage != nil { messages.append((ReefTopics.system, .json(system))) }
         if snapshot.outletsListed {
             messages.append((ReefTopics.outletIndex, .json(outletIndex)))
-            for outlet in snapshot.outlets.values { messages.append((ReefTopics.outlet(outlet.key), .json(payload(outlet)))) }
+            for outlet in snapshot.outlets.values where outlet.hasBeenRead {
+                messages.append((ReefTopics.outlet(outlet.key), .json(payload(outlet))))
+            }
         }
         if snapshot.probesListed {
             messages.append((ReefTopics.probeIndex, .json(probeIndex)))
-            for probe in snapshot.probes.values { messages.append((ReefTopics.probe(probe.key), .json(payload(probe)))) }
+            for probe in snapshot.probes.values where probe.hasBeenRead {
+                messages.append((ReefTopics.probe(probe.key), .json(payload(probe))))
+            }
         }
         return messages
     }

@@ -32,6 +32,13 @@ struct ReefSnapshot: Sendable {
 
     func service(_ service: BellasReefService) -> ServiceStatus { services[service] ?? ServiceStatus() }
 
+    /// Whether every list of things among `services` has been read once: until then the runtime
+    /// entities are not all known, and reporting some would remove the others from Home Assistant
+    /// (a service that answers late, or is down at start, keeps its entities meanwhile).
+    func everyListRead(of services: [BellasReefService]) -> Bool {
+        (!services.contains(.outlets) || outletsListed) && (!services.contains(.temperature) || probesListed)
+    }
+
     /// Takes a new outlet list: known outlets keep what was read of them and their key (while
     /// they keep their name), gone ones are dropped.
     mutating func replaceOutlets(_ list: [BellasReefOutlet]) {
@@ -122,6 +129,10 @@ struct OutletStatus: Sendable, Equatable {
         }
     }
 
+    /// Whether there is anything to say of it yet: a disabled outlet's state is that it is
+    /// disabled; an enabled one's is known once a read has ended or is late.
+    var hasBeenRead: Bool { !outlet.enabled || responding != nil }
+
     /// No answer yet after `ReefConfiguration.slowPlug`: shown at once, before the read ends.
     mutating func markSlow() {
         responding = false
@@ -136,6 +147,9 @@ struct ProbeStatus: Sendable, Equatable {
     var value: Double?
     var readAt: Date?
     var error: String?
+
+    /// Whether a read has ended: until then nothing is said of it (not an error without a reason).
+    var hasBeenRead: Bool { readAt != nil || error != nil }
 
     mutating func record(_ result: Result<Double, any Error>, at now: Date) {
         switch result {

@@ -40,11 +40,12 @@ extension IntegrationContext {
             await requests.wakeup.wait(atMost: .seconds(3600))
             guard !Task.isCancelled else { return }
             let publication = await gather(requests.take())
+            // Entities first: one whose thing went away leaves Home Assistant before its state is cleared.
+            if let entities = publication.runtimeEntities { await setRuntimeEntities(entities) }
             for (topic, message) in published.changes(publication) {
                 await publish(topic, message)
             }
             if publication.upstreamAnswered { recordUpstreamSuccess() }
-            if let entities = publication.runtimeEntities { await setRuntimeEntities(entities) }
         }
     }
 }

@@ -28,14 +28,13 @@ extension PiHoleDiscovery {
         }
         entities.append(entity(id, "sensor", "gravity_last_update", "Block lists updated", options: [
             "state_topic": stats, "device_class": "timestamp",
-            "value_template": "{{ value_json.gravity_last_update if value_json.gravity_last_update else None }}",
+            "value_template": ValueTemplate.field("gravity_last_update"),
         ]))
         let updates = JSONValue.string(topics.topic(PiHoleTopics.updates(id)))
         for (component, title) in [("core", "Pi-hole Core"), ("web", "Pi-hole Web interface"), ("ftl", "Pi-hole FTL")] {
             entities.append(entity(id, "update", "update_\(component)", title, options: [
                 "state_topic": updates, "title": .string(title), "entity_category": "diagnostic",
-                "value_template": .string(
-                    "{{ {'installed_version': value_json.\(component).installed, 'latest_version': value_json.\(component).latest} | to_json }}"),
+                "value_template": Self.updateTemplate(component),
             ]))
         }
         for (action, name, icon) in [
@@ -50,13 +49,13 @@ extension PiHoleDiscovery {
         let diagnostics = JSONValue.string(topics.topic(PiHoleTopics.diagnostics(id)))
         entities.append(entity(id, "sensor", "api_sessions", "API seats in use", options: [
             "state_topic": diagnostics, "state_class": "measurement", "unit_of_measurement": "sessions", "entity_category": "diagnostic",
-            "value_template": "{{ value_json.sessions_in_use }}", "icon": "mdi:account-key",
+            "value_template": ValueTemplate.field("sessions_in_use"), "icon": "mdi:account-key",
             "json_attributes_topic": diagnostics,
-            "json_attributes_template": "{{ {'maximum': value_json.sessions_max, 'sessions': value_json.sessions} | to_json }}",
+            "json_attributes_template": ValueTemplate.attributes("{'maximum': value_json.get('sessions_max'), 'sessions': value_json.get('sessions')}"),
         ]))
         entities.append(entity(id, "sensor", "messages", "FTL warnings", options: [
             "state_topic": diagnostics, "state_class": "measurement", "entity_category": "diagnostic",
-            "value_template": "{{ value_json.messages }}", "icon": "mdi:alert-circle-outline",
+            "value_template": ValueTemplate.field("messages"), "icon": "mdi:alert-circle-outline",
         ]))
         return entities
     }
@@ -71,10 +70,22 @@ extension PiHoleDiscovery {
         }
     }
 
+    /// An update entity's state from `component`'s versions: `installed_version` must be a string
+    /// (Home Assistant refuses the whole message otherwise, at every update), and FTL knows no
+    /// core or web version when installed alone or before its first check. Unknown, the template
+    /// renders nothing, which Home Assistant ignores; an unknown latest version is left out.
+    static func updateTemplate(_ component: String) -> JSONValue {
+        .string(
+            "{% set c = value_json.get('\(component)') if \(ValueTemplate.isObject) else None %}"
+                + "{% if c is mapping and c.get('installed') is string %}"
+                + "{% if c.get('latest') is string %}{{ {'installed_version': c.installed, 'latest_version': c.latest} | to_json }}"
+                + "{% else %}{{ {'installed_version': c.installed} | to_json }}{% endif %}{% endif %}")
+    }
+
     private static func statisticOptions(_ statistic: Statistic, _ topic: JSONValue) -> [String: JSONValue] {
         var options: [String: JSONValue] = [
             "state_topic": topic, "state_class": "measurement", "icon": .string(statistic.icon),
-            "value_template": .string("{{ value_json.\(statistic.field) }}"),
+            "value_template": ValueTemplate.field(statistic.field),
         ]
         if let unit = statistic.unit { options["unit_of_measurement"] = .string(unit) }
         return options

@@ -22,7 +22,7 @@ extension PiHoleDiscovery {
     func groupEntities(_ groups: [GroupThing]) -> [DiscoveryEntity] {
         var entities = groups.map { entry in
             let state = JSONValue.string(topics.topic(PiHoleTopics.groups(entry.pihole)))
-            let valueTemplate = JSONValue.string("{{ 'ON' if value_json['\(entry.key)'] is defined and value_json['\(entry.key)'].enabled else 'OFF' }}")
+            let valueTemplate = Self.groupTemplate(entry.key, on: "get('enabled')")
             let objectSuffix = "group_\(PiHoleGroupRegistry.nameID(entry.name))"
             guard !entry.isDefault else {
                 return entity(entry.pihole, "binary_sensor", objectSuffix, "Group \(entry.name)", options: [
@@ -44,10 +44,16 @@ extension PiHoleDiscovery {
                 name: "Group \(entry.name)", device: allDevice, availabilityTopics: [topics.topic(PiHoleTopics.availability)],
                 options: [
                     "state_topic": aggregate, "command_topic": .string(topics.topic(PiHoleTopics.groupSet(nil, key: entry.key))),
-                    "value_template": .string("{{ 'ON' if value_json['\(entry.key)'] is defined and value_json['\(entry.key)'].state != 'disabled' else 'OFF' }}"),
+                    "value_template": Self.groupTemplate(entry.key, on: "get('state') != 'disabled'"),
                     "payload_on": "ON", "payload_off": "OFF", "icon": "mdi:account-group",
                 ]))
         }
         return entities
+    }
+
+    /// A group's switch, from the state that lists the groups by key: `None` (unknown) while the
+    /// group is not in it (it went away), else `ON` when `on` (a call on its entry) holds.
+    static func groupTemplate(_ key: String, on condition: String) -> JSONValue {
+        ValueTemplate.guarded("None if value_json.get('\(key)') is not mapping else ('ON' if value_json['\(key)'].\(condition) else 'OFF')")
     }
 }

@@ -43,7 +43,7 @@ struct PiHoleDiscovery {
         var entities = [
             entity(id, "switch", "blocking", "Blocking", options: [
                 "state_topic": state, "command_topic": .string(topics.topic(PiHoleTopics.blockingSet(id))),
-                "value_template": "{{ 'ON' if value_json.blocking == 'enabled' else 'OFF' }}",
+                "value_template": ValueTemplate.onOff(when: "value_json.get('blocking') == 'enabled'"),
                 "payload_on": "ON", "payload_off": "OFF", "icon": "mdi:pi-hole",
             ]),
             entity(id, "button", "resume", "Resume blocking", options: [
@@ -51,7 +51,7 @@ struct PiHoleDiscovery {
             ]),
             entity(id, "sensor", "resumes_at", "Blocking resumes at", options: [
                 "state_topic": state, "device_class": "timestamp",
-                "value_template": "{{ value_json.resumes_at if value_json.resumes_at else None }}",
+                "value_template": ValueTemplate.field("resumes_at"),
             ]),
             // Connectivity must stay readable while the Pi-hole is away, so only the bridge's state gates it.
             entity(id, "binary_sensor", "connectivity", "Connectivity", options: [

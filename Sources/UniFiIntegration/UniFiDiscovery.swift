@@ -51,21 +51,21 @@ struct UniFiDiscovery {
                     availabilityTopics: availability,
                     options: [
                         "state_topic": state, "command_topic": .string(topics.topic(UniFiTopics.ruleSet(managed.key))),
-                        "value_template": "{{ 'ON' if value_json.enabled else 'OFF' }}",
+                        "value_template": ValueTemplate.onOff(when: "value_json.get('enabled')"),
                         "payload_on": "ON", "payload_off": "OFF", "icon": icon,
                     ])
                 : DiscoveryEntity(
                     component: "binary_sensor", objectID: objectID, name: "\(managed.name) (read-only)",
                     device: device(managed.controller), availabilityTopics: availability,
                     options: [
-                        "state_topic": state, "value_template": "{{ 'ON' if value_json.enabled else 'OFF' }}", "icon": icon,
+                        "state_topic": state, "value_template": ValueTemplate.onOff(when: "value_json.get('enabled')"), "icon": icon,
                     ])
             let restoreAt = DiscoveryEntity(
                 component: "sensor", objectID: "\(objectID)_restore_at", name: "\(managed.name) restores at",
                 device: device(managed.controller), availabilityTopics: availability,
                 options: [
                     "state_topic": state, "device_class": "timestamp",
-                    "value_template": "{{ value_json.restore_at if value_json.restore_at else None }}",
+                    "value_template": ValueTemplate.field("restore_at"),
                 ])
             return [toggle, restoreAt]
         }

@@ -30,6 +30,10 @@ private typealias F = UniFiSimulatorFixtures
                 _ = try await observer.recorder.first { $0.topic == "home/unifi/rule/downtime-emma" && $0.payload.isEmpty }
                 _ = try await observer.recorder.first { $0.topic == "home/unifi/rule/downtime-leo" && $0.payload.isEmpty }
                 _ = try await observer.recorder.first { $0.topic == leoSwitch && $0.payload.isEmpty }
+                // The entity leaves Home Assistant before its state is cleared: an empty state
+                // reaching it made Home Assistant log "'value_json' is undefined".
+                let order = observer.recorder.messages.filter { $0.payload.isEmpty }.map(\.topic)
+                #expect(order.firstIndex(of: leoSwitch)! < order.firstIndex(of: "home/unifi/rule/downtime-leo")!, "\(order)")
                 _ = try await observer.latest("home/unifi/rule/downtime-mia")
                 let mia = "homeassistant/switch/home2mqtt_home/unifi_rule_\(newID)/config"
                 _ = try await observer.recorder.first { $0.topic == mia && !$0.payload.isEmpty }
