@@ -227,7 +227,7 @@ let package = Package(
             "BellasReefTestSupport", "UpstreamHTTP",
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: [
-            "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket",
+            "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket", "SimulatorSupport",
         ]),
         .testTarget(name: "BellasReefAPITests", dependencies: [
             "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP", "JSONDocument", .product(name: "NIOPosix", package: "swift-nio"),

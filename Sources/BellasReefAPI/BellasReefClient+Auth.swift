@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import NIOHTTP1
+import UpstreamHTTP
 
 extension BellasReefClient {
     /// An access token to send, logging in or refreshing (once, shared) when needed.
@@ -25,12 +26,12 @@ extension BellasReefClient {
     /// A request sent with a token. A 401, or the core's plain-text 500 on the retry, costs
     /// one fresh login and one retry. Other statuses are returned for the caller to judge.
     func authenticated(
-        _ service: BellasReefService, _ method: HTTPMethod, _ path: String, query: String? = nil
+        _ service: BellasReefService, _ method: HTTPMethod, _ path: String, query: String? = nil, maxBodySize: Int = AnswerSize.single
     ) async throws -> ReefResponse {
         var isRetry = false
         while true {
             let token = try await token()
-            let response = try await send(service, method, path, query: query, token: token)
+            let response = try await send(service, method, path, query: query, token: token, maxBodySize: maxBodySize)
             guard response.status == 401 || (isRetry && response.status == 500) else { return response }
             let error = BellasReefErrorMapping.error(
                 status: response.status, contentType: response.contentType, body: response.body,

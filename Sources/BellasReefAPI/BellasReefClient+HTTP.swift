@@ -27,14 +27,11 @@ enum ReefRequestBody: Sendable {
 }
 
 extension BellasReefClient {
-    /// Largest body accepted from the controller.
-    static let maxBodySize = 4 << 20
-
     /// One HTTP exchange with `service`. The token goes only in `Authorization: Bearer`.
     /// Any failure other than an HTTP status becomes `.transport`.
     func send(
         _ service: BellasReefService, _ method: HTTPMethod, _ path: String, query: String? = nil,
-        body: ReefRequestBody? = nil, token: String?
+        body: ReefRequestBody? = nil, token: String?, maxBodySize: Int = AnswerSize.single
     ) async throws -> ReefResponse {
         guard let base = connection.baseURL(of: service) else {
             throw BellasReefError(.serviceOff, "the \(service.rawValue) service is turned off")
@@ -56,7 +53,7 @@ extension BellasReefClient {
         do {
             let response = try await httpClient.collect(
                 method, base + path + (query.map { "?" + $0 } ?? ""), headers: headers, body: bytes,
-                timeout: connection.requestTimeout, maxBodySize: Self.maxBodySize)
+                timeout: connection.requestTimeout, maxBodySize: maxBodySize)
             let status = Int(response.status.code)
             logger.debug("Bella's Reef request", metadata: metadata.merging(["status": "\(status)"]) { $1 })
             return ReefResponse(

@@ -71,7 +71,7 @@ public actor BellasReefClient {
 
     /// `GET /probe/list`. A 404 means this build has no probe routes: `.noProbeRoutes`, not an error.
     public func probes() async throws -> BellasReefProbeList {
-        let response = try await authenticated(.temperature, .GET, "/probe/list")
+        let response = try await authenticated(.temperature, .GET, "/probe/list", maxBodySize: AnswerSize.list)
         if response.status == 404 { return .noProbeRoutes }
         return .probes(try decodeSuccess([BellasReefProbe].self, response, what: "probe list"))
     }
@@ -92,7 +92,7 @@ public actor BellasReefClient {
     /// Disabled outlets are listed only with `includeDisabled`.
     public func outlets(includeDisabled: Bool) async throws -> [BellasReefOutlet] {
         let response = try await authenticated(
-            .outlets, .GET, Self.outletsPath, query: includeDisabled ? "include_disabled=true" : nil)
+            .outlets, .GET, Self.outletsPath, query: includeDisabled ? "include_disabled=true" : nil, maxBodySize: AnswerSize.list)
         return try decodeSuccess([BellasReefOutlet].self, response, what: "outlet list")
     }
 

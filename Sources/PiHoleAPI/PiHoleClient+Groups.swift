@@ -3,11 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UpstreamHTTP
 
 extension PiHoleClient {
     /// `GET /api/groups`: every group, Default (id 0) included.
     public func groups() async throws -> [PiHoleGroup] {
-        let response = try await authenticated(.GET, "/api/groups")
+        let response = try await authenticated(.GET, "/api/groups", maxBodySize: AnswerSize.list)
         return try decodeSuccess(PiHoleWire.GroupsResponse.self, response, what: "group list").groups.map(Self.group)
     }
 

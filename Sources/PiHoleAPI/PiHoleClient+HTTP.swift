@@ -21,16 +21,13 @@ extension RawResponse {
 }
 
 extension PiHoleClient {
-    /// Largest body accepted from a Pi-hole.
-    static let maxBodySize = 4 << 20
-
     /// One HTTP exchange, head and body within `timeout` (the connection's request timeout by
     /// default). The SID goes in `X-FTL-SID`, never in the URL. With `streamingSuccessBodyTo`,
     /// a 2xx body is handed over as it arrives and `RawResponse.body` stays empty; any other
-    /// body is collected. Any failure other than an HTTP status becomes `.transport`.
+    /// body is collected, up to `maxBodySize` bytes. Any failure other than an HTTP status becomes `.transport`.
     func send(
         _ method: HTTPMethod, _ path: String, body: Data?, sid: String?, timeout: Duration? = nil,
-        streamingSuccessBodyTo handler: ResponseBodyChunks? = nil
+        maxBodySize: Int = AnswerSize.single, streamingSuccessBodyTo handler: ResponseBodyChunks? = nil
     ) async throws -> RawResponse {
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if let sid, !sid.isEmpty { headers.add(name: "X-FTL-SID", value: sid) }
@@ -38,7 +35,7 @@ extension PiHoleClient {
         do {
             let response = RawResponse(try await httpClient.collect(
                 method, connection.normalizedBaseURL + path, headers: headers, body: body.map { ByteBuffer(bytes: $0) },
-                timeout: timeout ?? connection.requestTimeout, maxBodySize: Self.maxBodySize, successBodyTo: handler))
+                timeout: timeout ?? connection.requestTimeout, maxBodySize: maxBodySize, successBodyTo: handler))
             logger.debug("Pi-hole request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(response.status)"])
             return response
         } catch {

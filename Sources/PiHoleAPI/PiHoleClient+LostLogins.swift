@@ -15,7 +15,7 @@ extension PiHoleClient {
     /// the next login or at logout.
     func endSessionsOfLostLogins(using sid: String) async {
         do {
-            let response = try await send(.GET, "/api/auth/sessions", body: nil, sid: sid)
+            let response = try await send(.GET, "/api/auth/sessions", body: nil, sid: sid, maxBodySize: AnswerSize.list)
             guard (200..<300).contains(response.status) else { throw mapFailure(response) }
             guard let sessions = try? JSONDecoder().decode(PiHoleWire.SessionsResponse.self, from: response.body).sessions else {
                 throw PiHoleErrorMapping.undecodable("session list", status: response.status)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import UpstreamHTTP
 
 extension PiHoleClient {
     /// `GET /api/stats/summary`: the last 24 hours' figures and gravity's size and age.
@@ -21,7 +22,7 @@ extension PiHoleClient {
 
     /// `GET /api/auth/sessions`: every API session, this client's included.
     public func sessions() async throws -> [PiHoleSessionInfo] {
-        let response = try await authenticated(.GET, "/api/auth/sessions")
+        let response = try await authenticated(.GET, "/api/auth/sessions", maxBodySize: AnswerSize.list)
         // An entry without a whole-number id is no session FTL made, and could not be ended.
         return try decodeSuccess(PiHoleWire.SessionsResponse.self, response, what: "session list").sessions.compactMap {
             guard let id = Int(exactly: $0.id) else { return nil }

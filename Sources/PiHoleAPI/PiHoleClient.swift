@@ -137,17 +137,17 @@ public actor PiHoleClient {
         }
     }
 
-    /// An authenticated request, with one fresh login and one retry on 401. `timeout` and
-    /// `streamingSuccessBodyTo` as for ``send(_:_:body:sid:timeout:streamingSuccessBodyTo:)``.
+    /// An authenticated request, with one fresh login and one retry on 401. `timeout`,
+    /// `maxBodySize` and `streamingSuccessBodyTo` as for ``send(_:_:body:sid:timeout:maxBodySize:streamingSuccessBodyTo:)``.
     func authenticated(
-        _ method: HTTPMethod, _ path: String, body: Data? = nil, timeout: Duration? = nil,
+        _ method: HTTPMethod, _ path: String, body: Data? = nil, timeout: Duration? = nil, maxBodySize: Int = AnswerSize.single,
         streamingSuccessBodyTo handler: ResponseBodyChunks? = nil
     ) async throws -> RawResponse {
         var isRetry = false
         while true {
             let sid = try await session()
             let response = try await send(
-                method, path, body: body, sid: sid, timeout: timeout, streamingSuccessBodyTo: handler)
+                method, path, body: body, sid: sid, timeout: timeout, maxBodySize: maxBodySize, streamingSuccessBodyTo: handler)
             guard response.status == 401 else { return response }
             let rejection = PiHoleErrorMapping.error(
                 status: 401, body: response.body, retryAfterHeader: nil, context: .authenticated)

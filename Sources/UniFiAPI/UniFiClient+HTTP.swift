@@ -16,18 +16,15 @@ struct RawResponse: Sendable {
 }
 
 extension UniFiClient {
-    /// Largest body accepted: a page of 200 rules is well below.
-    static let maxBodySize = 8 << 20
-
     /// One HTTP exchange; `path` starts with `/v1/` and may carry a query. The key goes in
     /// `X-API-KEY` only. Any failure other than an HTTP status is `.transport` (or `.tls`).
-    func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil) async throws -> RawResponse {
+    func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil, maxBodySize: Int = AnswerSize.single) async throws -> RawResponse {
         var headers: HTTPHeaders = ["Accept": "application/json", "X-API-KEY": connection.apiKey]
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         do {
             let response = try await httpClient.collect(
                 method, connection.apiBaseURL + path, headers: headers, body: body.map { ByteBuffer(bytes: $0.encoded()) },
-                timeout: connection.requestTimeout, maxBodySize: Self.maxBodySize)
+                timeout: connection.requestTimeout, maxBodySize: maxBodySize)
             let status = Int(response.status.code)
             logger.debug("UniFi request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(status)"])
             return RawResponse(

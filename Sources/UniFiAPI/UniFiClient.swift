@@ -106,7 +106,7 @@ public struct UniFiClient: Sendable {
         for _ in 0..<Self.maxPages {
             var query = "?offset=\(offset)&limit=\(Self.pageLimit)"
             if let filter { query += "&filter=" + filter.queryValue }
-            let response = try await send(.GET, path + query)
+            let response = try await send(.GET, path + query, maxBodySize: AnswerSize.list)
             guard let page = UniFiPage(try json(response, what: what)) else {
                 throw UniFiErrorMapping.undecodable(what, status: response.status)
             }

@@ -17,6 +17,13 @@ import Testing
         #expect(status(#"{"blocking":true,"timer":"soon"}"#) == .init(blocking: .enabled, timer: nil))
     }
 
+    /// A timer of 1e300 s once reached the poll scheduler, which traps converting it to a duration.
+    @Test func aTimerOutOfRangeIsNone() {
+        #expect(status(#"{"blocking":"disabled","timer":1e300}"#) == .init(blocking: .disabled, timer: nil))
+        #expect(status(#"{"blocking":"disabled","timer":-5}"#) == .init(blocking: .disabled, timer: nil))
+        #expect(status(#"{"blocking":"disabled","timer":315360000}"#) == .init(blocking: .disabled, timer: 315_360_000))
+    }
+
     @Test func noBlockingNoStatus() {
         #expect(status(#"{"timer":30}"#) == nil)
         #expect(status(#"{"blocking":1}"#) == nil)

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import SimulatorSupport
 import Synchronization
 import Testing
 import UpstreamHTTP
@@ -57,5 +59,24 @@ import UpstreamHTTP
             #expect(f.simulator.requests.count == 3)
             #expect(f.simulator.requests.allSatisfy { $0.header("user-agent") == "home2mqtt/\(Product.version)" })
         }
+    }
+
+    /// A login answer is a few hundred bytes: one of a megabyte is refused before it is all read,
+    /// and counted as a login whose answer was lost.
+    @Test func aLoginAnswerTooLargeIsRefusedAndCountsAsLost() async throws {
+        let padding = String(repeating: " ", count: 1 << 20)
+        let server = RawTCPServer { _ in
+            .send(Array("HTTP/1.1 200 OK\r\nContent-Length: \(padding.utf8.count + 2)\r\n\r\n{\(padding)}".utf8))
+        }
+        try await server.start()
+        let connection = PiHoleConnection(baseURL: server.baseURL, password: "x", requestTimeout: .seconds(20))
+        let http = try await PiHoleClient.makeHTTPClient(for: connection)
+        let client = PiHoleClient(connection: connection, httpClient: http, logger: Logger(label: "test.pihole"))
+        let error = await piHoleError { _ = try await client.blockingStatus() }
+        #expect(error?.code == .transport)
+        #expect(error?.message.hasPrefix("answer larger than \(AnswerSize.single) bytes") == true, "\(String(describing: error))")
+        #expect(await client.machine.loginsWithLostAnswers == 1)
+        try await http.shutdown()
+        await server.stop()
     }
 }

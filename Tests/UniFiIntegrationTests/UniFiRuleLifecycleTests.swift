@@ -46,16 +46,16 @@ private typealias F = UniFiSimulatorFixtures
         }
     }
 
-    /// A rule made on the console while the bridge pages through 480 shifts the pages under it: the
+    /// A rule made on the console while the bridge pages through 250 shifts the pages under it: the
     /// bridge once saw a rule twice and died on a duplicate key. It reads on, every rule once.
     @Test func aRuleMadeWhileTheBridgeReadsThePagesIsNoCrash() async throws {
         try await UniFiFixture.withSimulator(prepare: { simulator in
             simulator.addDowntimeExamples()
-            simulator.addGeneratedACLRules(count: 480, namePrefix: "downtime-kid")
+            simulator.addGeneratedACLRules(count: 250, namePrefix: "downtime-kid")
             simulator.inject(.listChangesBetweenPages)
         }) { fixture in
             try await fixture.runBridge { observer in
-                let index = try await observer.latest("home/unifi/rules", timeout: .seconds(20)) { $0["downtime-kid-480"] != nil }
+                let index = try await observer.latest("home/unifi/rules", timeout: .seconds(20)) { $0["downtime-kid-250"] != nil }
                 #expect(index["downtime-kid-1"] != nil && index["downtime-emma"] != nil)
                 #expect(try await observer.command("home/unifi/refresh")["status"] == "ok")
                 #expect(try await observer.command("home/unifi/rule/downtime-kid-7/set", "OFF")["status"] == "ok")
