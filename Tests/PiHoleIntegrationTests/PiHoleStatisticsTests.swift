@@ -90,6 +90,24 @@ import Testing
         }
     }
 
+    /// Logins whose answers are lost each leave a session on FTL; the seats sensor shows them
+    /// gone once the bridge logs in again, and someone else's still there.
+    @Test func theSeatsOfLostLoginsAreGivenBack() async throws {
+        try await PiHoleFixture.run { fixture, observer in
+            let piHole = fixture["main"]
+            _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
+            try await piHole.setFault(.loseLoginAnswers(2))
+            piHole.expireAllSessions()
+            _ = piHole.addForeignSessions(count: 2)
+            try await waitUntil("two lost logins and a third that succeeded", timeout: .seconds(20)) {
+                piHole.fault == nil && piHole.sessionUserAgents.filter { $0 == "home2mqtt/\(Bridge.version)" }.count == 1
+            }
+            _ = try await observer.command("home/pihole/main/refresh")
+            let diagnostics = try await observer.latest("home/pihole/main/diagnostics") { $0["sessions_in_use"] == 3 }
+            #expect(diagnostics["sessions"]?.arrayValue?.filter { $0["this_bridge"] == true }.count == 1)
+        }
+    }
+
     /// Statistics are read every `stats_interval`, not every blocking poll (1 s here).
     @Test func statisticsKeepTheirOwnSlowerInterval() async throws {
         try await PiHoleFixture.run(extraPiHoleYAML: "  stats_interval: 60\n  diagnostics_interval: 300\n") { fixture, observer in
