@@ -23,7 +23,7 @@ public actor BellasReefClient {
         didSet { logins.store(machine.loginCount, ordering: .relaxed) }
     }
     /// `machine.loginCount`, for readers outside the actor: asking the actor costs every
-    /// operation that records its logins two jobs on the event loop (issue 10).
+    /// operation that records its logins two jobs on the event loop.
     private let logins = Atomic(0)
     /// Callers waiting for the login or refresh another caller performs.
     var tokenWaiters: [CheckedContinuation<String, any Error>] = []

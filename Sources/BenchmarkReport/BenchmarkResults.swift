@@ -58,10 +58,9 @@ public struct BenchmarkResults: Sendable, Equatable {
     public struct Floor: Sendable, Equatable {
         /// The floor: its two parts alternated, a round trip then a call, as a command meets them.
         public let alternated: FloorParts
-        /// The same parts, each measured many times back to back (the floor until the eleventh
-        /// round): each then finds the caches and the threads the one before left warm, as no
+        /// The same parts, each measured many times back to back: each then finds the caches and the threads the one before left warm, as no
         /// command does. A relay with none of the bridge's code stands at the alternated floor and
-        /// 1.5 times above this one (docs/benchmarks.md, "The eleventh round").
+        /// 1.5 times above this one.
         public let backToBack: FloorParts
         /// Not part of the floor: a bare relay of the bridge's own parts (its MQTT client and its
         /// HTTP client on its event loop, nothing else) making that call per command.

@@ -7,8 +7,8 @@ import Foundation
 extension Date {
     /// `formatted(.iso8601)`, byte for byte (`2026-11-24T20:57:06Z`: UTC, whole seconds, the
     /// fraction dropped), by arithmetic. Every state payload carries a few such times and is made
-    /// again on every publish: the format style's calendar went through 2.6 k instructions a time,
-    /// 1.5 % of a Pi-hole pause (issue 10). Outside the years 1970–9999 it is the format style.
+    /// again on every publish, and the format style goes through a whole calendar each time.
+    /// Outside the years 1970–9999 it is the format style.
     public var iso8601: String {
         let seconds = timeIntervalSince1970.rounded(.down)
         guard seconds >= 0, seconds < Self.year10000 else { return formatted(.iso8601) }

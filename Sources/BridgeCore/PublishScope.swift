@@ -1,7 +1,7 @@
 /// What the next publish of an integration's state must cover. A command that changed one thing
 /// (a rule, a Pi-hole) asks for that thing alone; anything else (a poll, a restore) for the whole
-/// state, which takes milliseconds of the loop that also carries the commands' answers at a
-/// thousand UniFi rules, and 176,000 instructions after each pause at four Pi-holes.
+/// state, which at a thousand UniFi rules takes milliseconds of the loop that also carries the
+/// commands' answers.
 public struct PublishScope<Part: Hashable & Sendable>: Sendable, Equatable {
     /// The parts asked for since the last publish; `nil` for the whole state.
     public private(set) var parts: Set<Part>?

@@ -32,7 +32,7 @@ public final class Wakeup: Sendable {
     /// Returns after `limit`, on `signal()`, or when the task is cancelled, whichever comes first.
     ///
     /// The limit is a timer that resumes this waiter, not a time limit cancelling a child task:
-    /// polls, state publications and timers wait here after every command (issue 10).
+    /// polls, state publications and timers wait here after every command.
     public func wait(atMost limit: Duration) async {
         let id: Int? = state.withLock { state in
             if state.pending {

@@ -35,8 +35,8 @@ public final class TestBroker: Sendable {
         /// Every packet too (`log_type all`): tests read the debug lines, a DISCONNECT received, say.
         case everything
         /// mosquitto's default, as `broker-config/` deploys it: errors, warnings, notices and
-        /// information (connections, not packets). For benchmarks: a line for every packet cost
-        /// about a fifth of the broker's CPU (docs/benchmarks.md, the fifteenth round).
+        /// information (connections, not packets). For benchmarks: a line for every packet is a
+        /// large part of the broker's own CPU, which a deployed broker does not spend.
         case asDeployed
     }
 

@@ -26,7 +26,7 @@ public actor PiHoleClient {
         didSet { logins.store(machine.loginCount, ordering: .relaxed) }
     }
     /// `machine.loginCount`, for readers outside the actor: asking the actor costs every
-    /// operation that records its logins two jobs on the event loop (issue 10).
+    /// operation that records its logins two jobs on the event loop.
     private let logins = Atomic(0)
     var loginTask: Task<String, any Error>?
 

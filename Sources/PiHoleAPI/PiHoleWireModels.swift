@@ -44,7 +44,7 @@ enum PiHoleWire {
     }
 
     /// `{"blocking":false,"timer":30}`. Read and written by hand, not through Codable: it is the
-    /// one exchange of every pause and every poll (issue 10's profile).
+    /// one exchange of every pause and every poll.
     static func blockingRequest(_ enabled: Bool, timer: Int?) -> JSONValue {
         // FTL treats an explicit null like a missing timer (permanent).
         ["blocking": .bool(enabled), "timer": timer.map { .number(Double($0)) } ?? .null]

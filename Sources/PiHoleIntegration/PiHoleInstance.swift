@@ -25,7 +25,7 @@ actor PiHoleInstance {
     private var reconnectNeeded = false
     /// What was last seen, under a lock of its own rather than in the actor: the integration's
     /// one publishing task reads every Pi-hole's after each command, and a hop into each actor
-    /// took most of that read (docs/benchmarks.md, "The eleventh round"). Written by the actor only.
+    /// took most of that read. Written by the actor only.
     private let seen = Mutex(PiHoleSnapshot())
     nonisolated var snapshot: PiHoleSnapshot { seen.withLock { $0 } }
 

@@ -1,7 +1,7 @@
 /// What the code asked of Foundation's `NSString` API for text: trimming, percent-encoding and
 /// fixed-point numbers. On Linux those live in the full Foundation, whose first use links
-/// CoreFoundation and ICU's data into the binary (about 50 MB of the 83 MB it weighed,
-/// docs/benchmarks.md); `FoundationEssentials` has none of them. A few lines each, here, once.
+/// CoreFoundation and ICU's data into the binary (most of its size); `FoundationEssentials` has
+/// none of them. A few lines each, here, once.
 extension StringProtocol {
     /// Without the leading and trailing characters that `drop` says to drop (white space and
     /// line breaks unless told otherwise).
@@ -24,7 +24,7 @@ extension String {
     /// `addingPercentEncoding(withAllowedCharacters:)` with an ASCII set.
     public func percentEncoded(keeping keep: (UInt8) -> Bool) -> String {
         // Bytes, made into a string once, rather than a `String` appended to scalar by scalar:
-        // every UniFi request encodes its path segments (issue 10's fourteenth round).
+        // every UniFi request encodes its path segments.
         var encoded: [UInt8] = []
         encoded.reserveCapacity(utf8.count)
         for byte in utf8 {
@@ -57,8 +57,8 @@ extension String {
     }
 
     /// The text as a lowercase UUID if it is one (`8-4-4-4-12` hex digits, either case), as
-    /// `UUID(uuidString:)?.uuidString.lowercased()` answers: that reads it with `sscanf`, 8,000
-    /// instructions a time, for every outlet command (issue 10's profile).
+    /// `UUID(uuidString:)?.uuidString.lowercased()` answers, without the `sscanf` that reads it
+    /// there, for every outlet command.
     public var lowercasedUUID: String? {
         guard utf8.count == 36 else { return nil }
         var lowered: [UInt8] = []

@@ -8,7 +8,7 @@ import NIOPosix
 /// so that a test or benchmark does not measure the two sharing a thread. And the handlers run on
 /// the loop that read their request: on Swift's default executor each request crossed to a
 /// dispatch worker and its response back, two thread wake-ups that cost the benchmark's
-/// process more CPU than the simulators' own work (docs/benchmarks.md, the ninth round).
+/// process more CPU than the simulators' own work.
 enum SimulatorEventLoop {
     static let loop: any EventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
     static let taskExecutor = EventLoopTaskExecutor(loop)

@@ -74,7 +74,7 @@ public struct UniFiClient: Sendable {
     /// Switches a rule: GET it, change only `enabled` in the JSON the controller sent, PUT the
     /// whole object back (less its read-only keys), and return what the controller answers: the
     /// PUT's answer is the rule as stored (spec 10.5.66: `200` with the ACL rule or firewall
-    /// policy), so no GET follows it (a third HTTPS round trip per command, issue 10). A
+    /// policy), so no GET follows it (a third HTTPS round trip per command). A
     /// `DERIVED` or `SYSTEM_DEFINED` rule is refused before any PUT.
     public func setEnabled(kind: UniFiRuleKind, site: String, id: String, enabled: Bool) async throws -> UniFiRule {
         let current = try await rule(kind, site: site, id: id)

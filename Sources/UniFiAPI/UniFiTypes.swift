@@ -18,7 +18,7 @@ public struct UniFiSite: Sendable, Equatable, Decodable, CustomStringConvertible
 ///
 /// Read from the parsed JSON itself, not through JSONDecoder: its items stay `JSONValue`, which
 /// JSONDecoder rebuilt from the page printed again, through a container per value (most of a
-/// 1,000-rule refresh's time, docs/benchmarks.md).
+/// large refresh's time).
 struct UniFiPage: Sendable {
     let offset: Int
     let limit: Int

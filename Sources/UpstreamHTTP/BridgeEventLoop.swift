@@ -7,8 +7,8 @@ import NIOPosix
 /// A command's task sends its request on the loop that owns the connection and is resumed by its
 /// answer on that same thread. On Swift's default executor the request crossed to NIO's loop and
 /// the answer back to a dispatch worker, each crossing a wake-up of another thread; with a time
-/// limit's sleeper on dispatch's timer thread as well, a command crossed about ten threads
-/// (docs/benchmarks.md). One loop is plenty for a home's appliances: a command costs the bridge a
+/// limit's sleeper on dispatch's timer thread as well, a command crossed about ten threads.
+/// One loop is plenty for a home's appliances: a command costs the bridge a
 /// fraction of a millisecond of CPU.
 public enum BridgeEventLoop {
     public static let loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()

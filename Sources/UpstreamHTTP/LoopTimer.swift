@@ -7,7 +7,7 @@ import NIOPosix
 /// A scheduled callback: no promise and future made per timer as with `scheduleTask`, and no
 /// sleeping task. On Linux a cancelled `Task.sleep` keeps its dispatch timer until its deadline,
 /// and a limit set for every command and every request, and mostly beaten, kept thousands of
-/// them alive (issue 10); each sleep also woke dispatch's timer thread.
+/// them alive; each sleep also woke dispatch's timer thread.
 public struct LoopTimer: Sendable {
     private let scheduled: NIOScheduledCallback?
 

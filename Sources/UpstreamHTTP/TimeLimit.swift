@@ -33,7 +33,7 @@ extension TimeLimitedOutcome: Sendable where T: Sendable {}
 /// not returned by then. A task's cancellation cannot be undone: after `.expired` the calling
 /// task stays cancelled, and whatever it has left to do must go to a fresh task. What it saves
 /// against ``withTimeLimit(_:_:)`` is a child task per call: the bridge's command queue runs
-/// every command this way (issue 10).
+/// every command this way.
 ///
 /// The limit is a ``LoopTimer``, cancelled when the operation beats it.
 public func withTimeLimitCancellingThisTask<T>(_ limit: Duration, _ operation: () async -> T) async -> TimeLimitedOutcome<T> {

@@ -11,7 +11,7 @@ import ServiceLifecycle
 ///
 /// Two fixed GET routes on SwiftNIO's HTTP/1 server pipeline, which the HTTP client links
 /// anyway: a web framework here (Hummingbird, with the file system, middleware and stream
-/// libraries it brings) cost the shipped binary megabytes (issue 10).
+/// libraries it brings) would add megabytes to the shipped binary.
 struct HealthServer: Service {
     let configuration: HealthConfiguration
     let registry: PrometheusCollectorRegistry

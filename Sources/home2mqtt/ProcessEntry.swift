@@ -6,9 +6,9 @@ import Dispatch
 ///
 /// Why not `@main` on the `AsyncParsableCommand`: an async main gives the main thread to
 /// `dispatch_main()`, which ends it with `pthread_exit`, and glibc unwinds the thread's stack to
-/// do that. The unwinder binary-searches `.eh_frame_hdr` and reads `.eh_frame` (4.3 MB between
-/// them), and every page it reads stays resident: about 2 MiB of a bridge that needs 16 to 18
-/// (docs/benchmarks.md, "Memory"). Nothing in the program runs on the main queue or the main
+/// do that. The unwinder binary-searches `.eh_frame_hdr` and reads `.eh_frame`, and every page it
+/// reads stays resident: a large share of the bridge's small footprint. Nothing in the program
+/// runs on the main queue or the main
 /// actor, so the waiting thread holds nothing up.
 @main
 enum ProcessEntry {

@@ -62,8 +62,7 @@ final class CommandQueue: Sendable {
 
     func accepts(_ topic: String) -> Bool {
         // Every filter lies under the integration's root: another integration's command is turned
-        // away by one comparison rather than by each filter (70 matches a message at three
-        // integrations, 3 % of the bridge's instructions, in the sixth round's profile).
+        // away by one comparison rather than by each of its filters.
         topic.utf8.starts(with: context.topics.root.utf8) && filters.contains { TopicFilter.matches($0, topic: topic) }
     }
 
@@ -119,7 +118,7 @@ final class CommandQueue: Sendable {
 
     /// The counters of `message`'s topic, made at its first command and then found by the topic
     /// below the integration's root (`pause`, `main/pause`) alone: `MetricHandles` hashes a
-    /// name and all its labels, twice a command some 11,000 instructions. A bounded key, since
+    /// name and all its labels, twice a command. A bounded key, since
     /// only topics matching the integration's exact command filters arrive here.
     private func counters(of message: MQTTMessage) -> CommandCounters {
         let command = String(message.topic.dropFirst(context.topics.root.count + 1))
@@ -165,7 +164,7 @@ final class CommandQueue: Sendable {
             next += starting.dropFirst().filter { !handedOver($0) }
             // The next command of its lane starts once this answer is queued, not acknowledged:
             // a lane's answers still go out in order (the client sends in the order queued), and
-            // the lane does not wait a broker round trip per command (issue 10's throughput).
+            // the lane does not wait a broker round trip per command.
             answer(pending.message, response)
             if let first = starting.first { next.insert(first, at: 0) }
             // Once `work` is closed, what is left runs here, cancelled, and is refused.

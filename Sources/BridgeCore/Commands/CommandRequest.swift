@@ -59,7 +59,7 @@ public struct CommandRequest: Sendable {
 
     /// `text` without the white space around it. A payload that starts and ends with a visible
     /// ASCII character (`30`, `{"seconds":30}`, `on`) has none and is taken as it is: trimming
-    /// walks its ends by grapheme, some 4,000 instructions a command. (Neither end can then be
+    /// walks its ends by grapheme, on every command. (Neither end can then be
     /// white space: no grapheme that holds a visible ASCII character starts with any.)
     private static func trimmed(_ text: String) -> String {
         let visibleASCII: ClosedRange<UInt8> = 0x21...0x7E

@@ -11,7 +11,7 @@ import Darwin
 
 /// A file error in the system's words ("No such file or directory"), for messages a person
 /// reads. `localizedDescription` would say it too, but lives in the full Foundation, which links
-/// ICU's data into the binary (docs/benchmarks.md).
+/// ICU's data into the binary.
 public func fileErrorText(_ error: any Error) -> String {
     if let posix = error as? POSIXError ?? (error as? CocoaError)?.underlying as? POSIXError {
         return String(cString: strerror(posix.code.rawValue))

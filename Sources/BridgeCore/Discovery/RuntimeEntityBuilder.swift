@@ -3,7 +3,7 @@ import Synchronization
 /// Builds an integration's runtime entities only when what they are made of changes. An
 /// integration publishes after every command and poll, and its entities (each a dictionary of
 /// options) change only when its things come, go or are renamed: building them every time was
-/// most of a publish at a thousand UniFi rules (issue 10).
+/// most of a publish at a thousand UniFi rules.
 ///
 /// `Inputs`: exactly what the entities are made of (keys, names, kinds), not the things' state.
 public final class RuntimeEntityBuilder<Inputs: Equatable & Sendable>: Sendable {

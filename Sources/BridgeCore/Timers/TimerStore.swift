@@ -103,7 +103,7 @@ public final class TimerStore: Sendable {
     /// Applies `update`, a change to timer `id`, once the schedule it leaves is saved; a change
     /// that cannot be saved is not made. One that changes no timer saves nothing and is made here
     /// at once: every plain (untimed) command cancels its object's timer, and there mostly is
-    /// none; saving anyway cost each such command a write and an fsync (issue 10).
+    /// none; saving anyway would cost each such command a write and an fsync.
     private func change<T: Sendable>(_ id: TimerID, _ update: @escaping @Sendable (inout TimerSchedule) -> T) async throws -> T {
         let (mustSave, result) = schedule.withLock { schedule in
             var updated = schedule

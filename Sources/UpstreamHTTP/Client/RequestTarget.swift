@@ -1,6 +1,6 @@
 /// An absolute `http://` or `https://` URL as a request needs it: where to connect, what to send
 /// as `Host`, and the path with its query. Split by hand: the bridge's URLs are its own, made of
-/// a configured base and a path, and Foundation's `URL` took 16,500 instructions a request.
+/// a configured base and a path, and Foundation's `URL` is a general parser paid on every request.
 struct RequestTarget: Sendable, Equatable {
     let isHTTPS: Bool
     /// Without the brackets of an IPv6 literal: what a socket takes.
@@ -12,7 +12,7 @@ struct RequestTarget: Sendable, Equatable {
     let pathAndQuery: String
 
     // Read over the UTF-8 bytes: every delimiter is ASCII, and every request pays for the split,
-    // which walking the URL by `Character` (grapheme clusters) made dear (issue 10's fourteenth round).
+    // which walking the URL by `Character` (grapheme clusters) made dear.
     init(_ url: String) throws(UpstreamError) {
         let isHTTPS: Bool
         let restStart: String.Index
