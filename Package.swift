@@ -196,6 +196,12 @@ let package = Package(
             "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "BellasReefIntegration", "BellasReefSimulator",
         ]),
 
+        // A broker and the three simulators at once, for tests of the real executable as a whole.
+        .target(name: "AllUpstreamsTestSupport", dependencies: [
+            "BridgeTestSupport", "MQTTTestSupport", "PiHoleSimulator", "PiHoleTestSupport", "UniFiTestSupport",
+            "BellasReefSimulator", "BellasReefTestSupport",
+        ]),
+
         // The benchmark (issue 10): mosquitto, the simulators and the bridge in one process, measured
         // beside the floor. Its own executable, so `swift test` never runs it; the statistics and the
         // report are pure values, tested without I/O.
@@ -224,7 +230,7 @@ let package = Package(
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
             "PiHoleTestSupport", "UniFiSimulator", "UniFiTestSupport", "UniFiIntegration", "BellasReefSimulator",
-            "BellasReefTestSupport", "UpstreamHTTP",
+            "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport",
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: [
             "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket",
