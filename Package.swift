@@ -256,6 +256,12 @@ let package = Package(
             "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport",
             "UpstreamHTTP",
         ]),
+        // A real Home Assistant (scripts/install-home-assistant) against the real executable and
+        // the three simulators; scripts/test runs it in a pass of its own.
+        .testTarget(name: "HomeAssistantTests", dependencies: [
+            "AllUpstreamsTestSupport", "BridgeTestSupport", "MQTTTestSupport", "JSONDocument",
+            "PiHoleSimulator", "UniFiSimulator", "UniFiTestSupport", "BellasReefSimulator",
+        ], exclude: ["home_assistant_client.py"]),
         .testTarget(name: "UniFiAPITests", dependencies: [
             "UniFiAPI", "UniFiSimulator", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",
         ]),
