@@ -63,9 +63,15 @@ final class HomeAssistant: Sendable {
             path: "\(Self.virtualEnvironment)/bin/hass",
             arguments: ["--config", config.path, "--skip-pip", "--log-file", directory.appendingPathComponent("home-assistant.log").path],
             logPath: directory.appendingPathComponent("stdout.log").path)
-        try await waitUntil("Home Assistant to answer on port \(port)", timeout: .seconds(180), pollInterval: .milliseconds(200)) {
-            guard process.isRunning else { throw TestSupportError("Home Assistant exited:\n\(log().suffix(3000))") }
-            return LoopbackPort.accepts(port: port)
+        do {
+            try await waitUntil("Home Assistant to answer on port \(port)", timeout: .seconds(180), pollInterval: .milliseconds(200)) {
+                guard process.isRunning else { throw TestSupportError("Home Assistant exited:\n\(log().suffix(3000))") }
+                return LoopbackPort.accepts(port: port)
+            }
+        } catch {
+            // Nobody else holds it to stop it.
+            process.terminate(signal: SIGKILL)
+            throw error
         }
     }
 
