@@ -101,12 +101,24 @@ final class HomeAssistant: Sendable {
     /// Warnings and errors in Home Assistant's system log from the MQTT integration or from
     /// template rendering (what issue 28 saw it refuse), last logged at or after `since`.
     func mqttProblems(since: Date = .distantPast) async throws -> [String] {
+        try await problems(since: since, levels: ["WARNING", "ERROR", "CRITICAL"]) {
+            $0.hasPrefix("homeassistant.components.mqtt") || $0.hasPrefix("homeassistant.helpers.template")
+        }
+    }
+
+    /// Errors setting up an integration: a requirement scripts/install-home-assistant did not
+    /// install (Home Assistant runs with --skip-pip) shows here.
+    func setupProblems() async throws -> [String] {
+        try await problems(since: .distantPast, levels: ["ERROR", "CRITICAL"]) {
+            ["homeassistant.setup", "homeassistant.loader", "homeassistant.requirements", "homeassistant.config_entries"].contains($0)
+        }
+    }
+
+    private func problems(since: Date, levels: Set<String>, from logger: (String) -> Bool) async throws -> [String] {
         let entries = try await websocket(["type": "system_log/list"]).arrayValue ?? []
         return entries.filter { entry in
-            let name = entry["name"]?.stringValue ?? ""
-            let relevant = name.hasPrefix("homeassistant.components.mqtt") || name.hasPrefix("homeassistant.helpers.template")
-            let level = entry["level"]?.stringValue ?? ""
-            return relevant && ["WARNING", "ERROR", "CRITICAL"].contains(level) && (entry["timestamp"]?.numberValue ?? 0) >= since.timeIntervalSince1970
+            logger(entry["name"]?.stringValue ?? "") && levels.contains(entry["level"]?.stringValue ?? "")
+                && (entry["timestamp"]?.numberValue ?? 0) >= since.timeIntervalSince1970
         }.map { entry in
             let messages = entry["message"]?.arrayValue?.compactMap(\.stringValue) ?? []
             return "\(entry["level"]?.stringValue ?? "") [\(entry["name"]?.stringValue ?? "")] \(messages.joined(separator: " | "))"

@@ -38,6 +38,8 @@ struct HomeAssistantTests {
         try await world.homeAssistantHasCaughtUp()
         let problems = try await world.homeAssistant.mqttProblems(since: world.started)
         #expect(problems.isEmpty, "Home Assistant logged:\n\(problems.joined(separator: "\n"))")
+        let setup = try await world.homeAssistant.setupProblems()
+        #expect(setup.isEmpty, "Home Assistant's setup logged (scripts/install-home-assistant missed a requirement?):\n\(setup.joined(separator: "\n"))")
     }
 
     @Test func aSwitchTurnedInHomeAssistantReachesTheSimulator() async throws {
