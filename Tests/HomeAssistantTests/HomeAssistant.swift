@@ -58,6 +58,13 @@ final class HomeAssistant: Sendable {
               default: warning
             """
         try yaml.write(to: config.appendingPathComponent("configuration.yaml"), atomically: true, encoding: .utf8)
+        // Its network settings, as its user interface stores them: the loopback adapter alone.
+        // Otherwise the mDNS resolver of its HTTP client joins 224.0.0.251 on every interface;
+        // so it binds port 5353 but joins no group and sends nothing.
+        let storage = config.appendingPathComponent(".storage")
+        try FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
+        try #"{"version": 1, "minor_version": 1, "key": "core.network", "data": {"configured_adapters": ["lo"]}}"#
+            .write(to: storage.appendingPathComponent("core.network"), atomically: true, encoding: .utf8)
         // --skip-pip: everything it needs was installed beforehand; nothing is fetched at test time.
         process = try ChildProcess(
             path: "\(Self.virtualEnvironment)/bin/hass",
