@@ -92,13 +92,19 @@ struct HomeAssistantTests {
         // clear every outlet's config then, and Home Assistant drop what the user gave them).
         let reef = world.upstreams.reef
         try await reef.setFault(.delay(.seconds(4)), on: .outlets)
-        try await world.restartBridge()
-        // Settled: the new process has read the outlets and the probes, and every config
-        // declared before the restart is declared again.
-        try await waitUntil("the restarted bridge to serve and declare every entity again", timeout: .seconds(30)) {
-            let since = world.observer.recorder.messages.dropFirst(recordedBefore)
-            return since.contains { $0.topic == "home/reef/outlet/heater" } && since.contains { $0.topic.hasPrefix("home/reef/probe/") }
-                && Set(world.declaredConfigs().keys).isSuperset(of: declared.keys)
+        do {
+            try await world.restartBridge()
+            // Settled: the new process has read the outlets and the probes, and every config
+            // declared before the restart is declared again.
+            try await waitUntil("the restarted bridge to serve and declare every entity again", timeout: .seconds(30)) {
+                let since = world.observer.recorder.messages.dropFirst(recordedBefore)
+                return since.contains { $0.topic == "home/reef/outlet/heater" } && since.contains { $0.topic.hasPrefix("home/reef/probe/") }
+                    && Set(world.declaredConfigs().keys).isSuperset(of: declared.keys)
+            }
+        } catch {
+            // The next test's outlet must not answer slowly.
+            try await reef.setFault(nil, on: .outlets)
+            throw error
         }
         try await reef.setFault(nil, on: .outlets)
         let clearedByTheRestart = world.observer.recorder.messages.dropFirst(recordedBefore)
