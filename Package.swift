@@ -198,6 +198,12 @@ let package = Package(
             "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "BellasReefIntegration", "BellasReefSimulator",
         ]),
 
+        // A broker and the three simulators at once, for tests of the real executable as a whole.
+        .target(name: "AllUpstreamsTestSupport", dependencies: [
+            "BridgeTestSupport", "MQTTTestSupport", "PiHoleSimulator", "PiHoleTestSupport", "UniFiTestSupport",
+            "BellasReefSimulator", "BellasReefTestSupport",
+        ]),
+
         // The benchmark (issue 10): mosquitto, the simulators and the bridge in one process, measured
         // beside the floor. Its own executable, so `swift test` never runs it; the statistics and the
         // report are pure values, tested without I/O.
@@ -226,7 +232,7 @@ let package = Package(
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
             "PiHoleTestSupport", "UniFiSimulator", "UniFiTestSupport", "UniFiIntegration", "BellasReefSimulator",
-            "BellasReefTestSupport", "UpstreamHTTP",
+            "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport",
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: [
             "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket", "SimulatorSupport",
@@ -252,6 +258,12 @@ let package = Package(
             "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport",
             "UpstreamHTTP",
         ]),
+        // A real Home Assistant (scripts/install-home-assistant) against the real executable and
+        // the three simulators; scripts/test runs it in a pass of its own.
+        .testTarget(name: "HomeAssistantTests", dependencies: [
+            "AllUpstreamsTestSupport", "BridgeTestSupport", "MQTTTestSupport", "JSONDocument",
+            "PiHoleSimulator", "UniFiSimulator", "UniFiTestSupport", "BellasReefSimulator",
+        ], exclude: ["home_assistant_client.py"]),
         .testTarget(name: "UniFiAPITests", dependencies: [
             "UniFiAPI", "UniFiSimulator", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",
         ]),

@@ -1,3 +1,4 @@
+import AllUpstreamsTestSupport
 import BridgeCore
 import BridgeTestSupport
 import Foundation

@@ -8,15 +8,15 @@ import PiHoleTestSupport
 import UniFiTestSupport
 
 /// A broker and the three simulators, with the configuration that wires the real executable to
-/// them: for tests of the process as a whole (a burst, a load).
-struct AllUpstreams: Sendable {
-    let broker: TestBroker
-    let piHole: PiHoleSimulator
-    let unifi: UniFiFixture
-    let reef: BellasReefSimulator
+/// them: for tests of the process as a whole (a burst, a load, a real Home Assistant).
+public struct AllUpstreams: Sendable {
+    public let broker: TestBroker
+    public let piHole: PiHoleSimulator
+    public let unifi: UniFiFixture
+    public let reef: BellasReefSimulator
 
     /// Starts them for the length of `body`, and stops them after.
-    static func run(_ body: (AllUpstreams) async throws -> Void) async throws {
+    public static func run(_ body: (AllUpstreams) async throws -> Void) async throws {
         try await UniFiFixture.withSimulator { unifi in
             let reef = BellasReefSimulator()
             try await reef.start()
@@ -30,14 +30,14 @@ struct AllUpstreams: Sendable {
 
     /// A configuration file for the executable: `bridge` and `piHoleExtra` are added to the
     /// `bridge:` and `pihole:` sections.
-    func configFile(bridge: String = "", piHoleExtra: String = "") throws -> String {
+    public func configFile(bridge: String = "", piHoleExtra: String = "") throws -> String {
         try BridgeProcess.writeConfig(
             "mqtt:\n  port: \(broker.port)\nbridge:\n  discovery: true\n\(bridge)"
                 + PiHoleFixture.yaml(["main": piHole], extra: piHoleExtra) + unifi.yaml() + ReefFixture.yaml(reef))
     }
 
     /// Waits until the bridge shows all three upstreams.
-    static func waitUntilServing(_ observer: Observer) async throws {
+    public static func waitUntilServing(_ observer: Observer) async throws {
         _ = try await observer.latest("home/pihole/main", timeout: .seconds(30)) { $0["available"] == true }
         _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }
         _ = try await observer.latest("home/reef/outlets") { $0["heater"] != nil }
