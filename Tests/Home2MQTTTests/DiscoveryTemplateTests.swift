@@ -1,4 +1,5 @@
 import BridgeCore
+import AllUpstreamsTestSupport
 import BridgeTestSupport
 import Foundation
 import MQTTTestSupport
