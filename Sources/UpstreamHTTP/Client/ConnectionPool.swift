@@ -158,7 +158,9 @@ final class ConnectionPool: @unchecked Sendable {
     /// A connection closed; `retry`, the exchange it was carrying, goes first on a fresh one.
     private func closed(_ handler: ConnectionHandler, _ key: Key, retry: Exchange?) {
         if let channel = handler.channel { connections[ObjectIdentifier(channel)] = nil }
-        endpoints[key]?.idle.removeAll { $0.handler === handler }
+        if let index = endpoints[key]?.idle.firstIndex(where: { $0.handler === handler }) {
+            endpoints[key]?.idle.remove(at: index).timeout.cancel()
+        }
         if let retry {
             retry.retryOnFreshConnection()
             if isShutDown {
