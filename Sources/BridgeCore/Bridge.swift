@@ -25,6 +25,8 @@ public final class Bridge: Service {
     private let startedAt = ContinuousClock.now
     /// Messages the dispatcher is done with (routed, or answered itself): see `readEveryCommand`.
     private let messagesHandled = Atomic<Int>(0)
+    /// Signalled after each one, for `readEveryCommand` to wait on.
+    private let messageHandled = Wakeup()
     private let isStopping = Atomic<Bool>(false)
 
     public init(
@@ -149,6 +151,7 @@ public final class Bridge: Service {
         for await message in client.messages {
             await route(message, queues: queues, discovery: discovery)
             messagesHandled.add(1, ordering: .releasing)
+            messageHandled.signal()
         }
     }
 
@@ -178,7 +181,7 @@ public final class Bridge: Service {
         let delivered = client.messagesReceived
         let deadline = ContinuousClock.now + .seconds(1)
         while messagesHandled.load(ordering: .acquiring) < delivered, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
+            await messageHandled.wait(atMost: deadline - .now)
         }
         let unhandled = delivered - messagesHandled.load(ordering: .acquiring)
         if unhandled > 0 { logger.warning("messages received but not handled before the disconnect", metadata: ["count": "\(unhandled)"]) }

@@ -87,21 +87,19 @@ public final class MQTTClient: Sendable {
 
     private func waitForConnection(timeout: Duration, failOnRefusal: Bool) async throws {
         let deadline = ContinuousClock.now + timeout
-        while true {
-            let (connected, refusal, finished, lastError) = core.state.withLock {
-                ($0.isConnected, $0.firstRefusal, $0.streamsFinished, $0.lastError)
-            }
-            if connected { return }
-            if failOnRefusal, let refusal { throw refusal }
-            if finished { throw MQTTError(.disconnected, "the client was disconnected") }
-            if ContinuousClock.now >= deadline {
-                throw MQTTError(
-                    .timeout,
-                    "not connected to \(configuration.host):\(configuration.port) after \(timeout)"
-                        + (lastError.map { ": \($0)" } ?? ""))
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        _ = await core.changes.wait(until: deadline) {
+            core.state.withLock { $0.isConnected || (failOnRefusal && $0.firstRefusal != nil) || $0.streamsFinished }
         }
+        try Task.checkCancellation()
+        let (connected, refusal, finished, lastError) = core.state.withLock {
+            ($0.isConnected, $0.firstRefusal, $0.streamsFinished, $0.lastError)
+        }
+        if connected { return }
+        if failOnRefusal, let refusal { throw refusal }
+        if finished { throw MQTTError(.disconnected, "the client was disconnected") }
+        throw MQTTError(
+            .timeout,
+            "not connected to \(configuration.host):\(configuration.port) after \(timeout)" + (lastError.map { ": \($0)" } ?? ""))
     }
 
     /// Publishes a message.
@@ -231,15 +229,10 @@ public final class MQTTClient: Sendable {
     /// `messagesReceived` is final.
     public func stopReceiving() async {
         core.pending.stopAcknowledgedPublishes()
-        await waitAtMostOneSecond { !core.pending.hasPublishWaiters }
+        _ = await core.changes.wait(until: .now + .seconds(1)) { !core.pending.hasPublishWaiters }
         core.state.withLock { $0.receivingStopRequested = true }
-        await waitAtMostOneSecond { core.state.withLock { $0.receivingStopped || !$0.isConnected || $0.threadFinished } }
-    }
-
-    private func waitAtMostOneSecond(until done: () -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(1)
-        while !done(), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(1))
+        _ = await core.changes.wait(until: .now + .seconds(1)) {
+            core.state.withLock { $0.receivingStopped || !$0.isConnected || $0.threadFinished }
         }
     }
 
@@ -254,9 +247,6 @@ public final class MQTTClient: Sendable {
         }
         // The thread notices within one loop timeout (100 ms) and drains the DISCONNECT for at most 2 s;
         // a blocking reconnect to an unreachable host may take longer, so give up waiting after 10 s.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !core.state.withLock({ $0.threadFinished }), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await core.changes.wait(until: .now + .seconds(10)) { core.state.withLock(\.threadFinished) }
     }
 }

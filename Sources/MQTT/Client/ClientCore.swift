@@ -6,7 +6,9 @@ import Synchronization
 /// Sendable through `Mutex` and the (Sendable) stream continuations.
 final class ClientCore: Sendable {
     let state = Mutex(ClientState())
-    let pending = PendingOperations()
+    /// Signalled after every change of `state` that a caller may wait for, and by `pending`.
+    let changes: StateChanges
+    let pending: PendingOperations
     let stop = StopSignal()
     /// Messages handed to `messages` so far.
     let received = Atomic<Int>(0)
@@ -21,6 +23,8 @@ final class ClientCore: Sendable {
     init(logger: Logger, protocolVersion: MQTTProtocolVersion) {
         self.logger = logger
         self.protocolVersion = protocolVersion
+        changes = StateChanges()
+        pending = PendingOperations(changes: changes)
         // Unbounded: a bridge must not silently drop device commands; the consumer is expected to keep up.
         (messages, messagesContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (events, eventsContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -40,6 +44,7 @@ final class ClientCore: Sendable {
             state.streamsFinished = true
             return was
         }
+        changes.signal()
         if wasConnected { eventsContinuation.yield(.disconnected(reason: "client stopped")) }
         pending.failAll([.publish, .subscribe, .unsubscribe], with: MQTTError(.disconnected, "the client was disconnected"))
         messagesContinuation.finish()
@@ -63,6 +68,7 @@ extension ClientCore: MosquittoEventHandler {
                     state.firstRefusal = MQTTError(.connectionRefused, "broker refused the connection: \(text) (reason \(reasonCode))")
                 }
             }
+            changes.signal()
             logger.warning("MQTT connection refused", metadata: ["reason": "\(text)", "code": "\(reasonCode)"])
             return
         }
@@ -76,6 +82,7 @@ extension ClientCore: MosquittoEventHandler {
             let republish = isReconnect ? state.rememberedOrder.compactMap { topic in state.remembered[topic].map { (topic, $0) } } : []
             return (isReconnect, state.subscriptions, republish)
         }
+        changes.signal()
         logger.info("MQTT connected", metadata: ["reconnect": "\(isReconnect)"])
         // Subscriptions first, so replies to re-published messages are not missed.
         for (filter, qos, options) in subscriptions {
@@ -103,6 +110,7 @@ extension ClientCore: MosquittoEventHandler {
             if rc != 0 { state.lastError = reason }
             return was
         }
+        changes.signal()
         // QoS>0 publishes stay queued in libmosquitto and are retried; (un)subscribe acks will not come.
         pending.failAll([.subscribe, .unsubscribe], with: MQTTError(.disconnected, "connection lost: \(reason)"))
         if wasConnected {

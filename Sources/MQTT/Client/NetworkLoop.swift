@@ -82,10 +82,13 @@ struct NetworkLoop: Sendable {
 
     /// False once `stopReceiving()` asked for no more reads; says so to the waiting caller.
     private var isReading: Bool {
-        core.state.withLock { state in
-            if state.receivingStopRequested { state.receivingStopped = true }
-            return !state.receivingStopRequested
+        let (reading, justStopped) = core.state.withLock { state in
+            guard state.receivingStopRequested else { return (true, false) }
+            defer { state.receivingStopped = true }
+            return (false, !state.receivingStopped)
         }
+        if justStopped { core.changes.signal() }
+        return reading
     }
 
     /// Waits the policy's delay; returns true if a stop was requested meanwhile.

@@ -19,6 +19,12 @@ final class PendingOperations: Sendable {
     }
 
     private let entries = Mutex<[Int32: Entry]>([:])
+    /// Told whenever a waiter is settled: `MQTTClient.stopReceiving()` waits for the last publish's.
+    private let changes: StateChanges
+
+    init(changes: StateChanges) {
+        self.changes = changes
+    }
     /// False after `stopAcknowledgedPublishes()`; read and set under `entries`' lock too, so that
     /// no publish can park a waiter after the last one was counted.
     private let acknowledgedPublishes = Mutex(true)
@@ -79,6 +85,7 @@ final class PendingOperations: Sendable {
     func complete(_ mid: Int32, with result: Result<[Int32], MQTTError>) -> Bool {
         guard let entry = entries.withLock({ $0.removeValue(forKey: mid) }) else { return false }
         entry.outcome(result)
+        changes.signal()
         return true
     }
 
@@ -90,5 +97,6 @@ final class PendingOperations: Sendable {
             return Array(matching.values)
         }
         for entry in failed { entry.outcome(.failure(error)) }
+        changes.signal()
     }
 }
