@@ -223,7 +223,8 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
-        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),
+        // nst/JSONTestSuite's cases are copied in, so that the repository stands alone.
+        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"], resources: [.copy("JSONTestSuite")]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "LoopbackSocket"]),
         .testTarget(name: "BridgeCoreTests", dependencies: [
