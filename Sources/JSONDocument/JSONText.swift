@@ -8,13 +8,14 @@ enum JSONText {
     /// Deeper than this is refused, as JSONDecoder does: a hostile payload cannot exhaust the stack.
     static let maximumDepth = 512
 
-    /// The most memory the values of a text of `size` bytes may hold: three times its size, and
-    /// never less than 4 MiB. A small value in a small container costs many times its text (a
+    /// The most memory the values of a text of `size` bytes may hold: two and a half times its
+    /// size, so that with what malloc and freed buffers add the process pays about three times,
+    /// and never less than 4 MiB. A small value in a small container costs many times its text (a
     /// `0,` is two bytes and a 24-byte slot), so a hostile body made of them would otherwise cost
     /// twelve to twenty times its size; real answers, far smaller than the body caps, stay under
     /// the floor whatever their shape.
     static func budget(forTextOf size: Int) -> Int {
-        max(3 * size, 4 << 20)
+        max(size * 5 / 2, 4 << 20)
     }
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
