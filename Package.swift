@@ -224,7 +224,10 @@ let package = Package(
         ]),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
         // nst/JSONTestSuite's cases are copied in, so that the repository stands alone.
-        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"], resources: [.copy("JSONTestSuite")]),
+        // The memory bound is measured in the fuzz targets' replay, a child process.
+        .testTarget(
+            name: "JSONDocumentTests", dependencies: ["JSONDocument", "ChildProcess", "home2mqtt-fuzz"],
+            resources: [.copy("JSONTestSuite")]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "LoopbackSocket"]),
         .testTarget(name: "BridgeCoreTests", dependencies: [
