@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// The target a run exercises: `FUZZ_TARGET` in the environment, read once, since libFuzzer
-/// keeps its own command line and a binary per target would be built and linked once each.
+/// The target a run exercises, named by `FUZZ_TARGET`: the command line is libFuzzer's. One
+/// executable holds every target, so that the sanitized dependencies are linked once.
 let selected: FuzzTarget = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
