@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "home2mqtt", targets: ["home2mqtt"]),
         .executable(name: "home2mqtt-demo", targets: ["home2mqtt-demo"]),
         .executable(name: "home2mqtt-bench", targets: ["home2mqtt-bench"]),
+        .executable(name: "home2mqtt-fuzz", targets: ["home2mqtt-fuzz"]),
     ],
     dependencies: [
         // Without Hummingbird's default FullFoundation trait, whose date formatters in its form
@@ -217,13 +218,24 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], path: "Sources/Benchmark"),
         .testTarget(name: "BenchmarkTests", dependencies: ["BenchmarkReport"]),
+
+        // libFuzzer targets over everything that reads upstream or MQTT input (scripts/fuzz builds
+        // them with -sanitize=fuzzer,address); without FUZZING it replays inputs from files.
+        .executableTarget(name: "home2mqtt-fuzz", dependencies: [
+            "JSONDocument", "MQTT", "BridgeCore", "PiHoleAPI", "UniFiAPI", "BellasReefAPI",
+            "PiHoleIntegration", "UniFiIntegration", "BellasReefIntegration",
+        ], path: "Sources/Fuzz", linkerSettings: lld),
         .testTarget(name: "SimulatorSupportTests", dependencies: [
             "SimulatorSupport", "UpstreamHTTP",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
-        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),
+        // nst/JSONTestSuite's cases are copied in, so that the repository stands alone.
+        // The memory bound is measured in the fuzz targets' replay, a child process.
+        .testTarget(
+            name: "JSONDocumentTests", dependencies: ["JSONDocument", "ChildProcess", "home2mqtt-fuzz"],
+            resources: [.copy("JSONTestSuite")]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MQTTTestSupport", "LoopbackSocket"]),
         .testTarget(name: "BridgeCoreTests", dependencies: [

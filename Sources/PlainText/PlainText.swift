@@ -103,11 +103,13 @@ private func hexValue(_ byte: UInt8) -> UInt8? {
 
 extension Double {
     /// Fixed-point text with `digits` decimals, rounded half away from zero: `String(format:
-    /// "%.1f")` without Foundation.
+    /// "%.1f")` without Foundation. A number too large for that (an upstream may send any) is
+    /// written in Swift's shortest form, `1e+300`: past 2^53 a Double has no fraction digits to
+    /// show, and the whole part would not fit an `Int`.
     public func fixedPoint(digits: Int) -> String {
-        guard isFinite else { return "\(self)" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
+        guard isFinite, abs(self) * scale < 0x1p53 else { return "\(self)" }
         let scaled = (abs(self) * scale).rounded()
         let whole = Int(scaled / scale)
         let fraction = Int(scaled - Double(whole) * scale)

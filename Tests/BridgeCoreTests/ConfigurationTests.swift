@@ -51,6 +51,17 @@ import Testing
         #expect(refusal("mqtt: {host: a\n")?.key == "")
     }
 
+    /// Found by the config fuzz target (issue 28): 2,847 `[` overflowed the stack under
+    /// AddressSanitizer, 20,000 without it. Each level is a call, so depth is bounded.
+    @Test func nestingDeeperThanTheLimitIsAnErrorNotAStackOverflow() throws {
+        let nested = { (depth: Int) in "bridge:\n  x: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n" }
+        #expect(throws: Never.self) { try ConfigTree.parse(yaml: nested(ConfigTree.maximumDepth - 2)) }
+        let refused = try #require(refusal(nested(ConfigTree.maximumDepth - 1)))
+        #expect(refused.description.contains("nested deeper than \(ConfigTree.maximumDepth) levels"))
+        #expect(refusal("a: " + String(repeating: "[", count: 100_000))?.description.contains("nested deeper") == true)
+        #expect(refusal(String(repeating: "{a: ", count: 100_000))?.description.contains("nested deeper") == true)
+    }
+
     @Test func environmentOverridesAnyKey() throws {
         let configuration = try load("mqtt:\n  host: a\n", environment: [
             "HOME2MQTT_MQTT__HOST": "broker", "HOME2MQTT_MQTT__PORT": "8883", "HOME2MQTT_BRIDGE__BASE_TOPIC": "house",

@@ -53,4 +53,14 @@ import Testing
         #expect(812.6.fixedPoint(digits: 0) == "813")
         #expect(2.05.fixedPoint(digits: 2) == "2.05")
     }
+
+    /// Issue 28: an upstream number past `Int`'s range trapped.
+    @Test func fixedPointOfAHugeNumberIsItsShortestForm() {
+        #expect(1e300.fixedPoint(digits: 1) == "1e+300")
+        #expect((-1e19).fixedPoint(digits: 0) == "-1e+19")
+        #expect(1e15.fixedPoint(digits: 1) == "1000000000000000.0")
+        #expect(123456789.5.fixedPoint(digits: 1) == "123456789.5")
+        #expect(Double.infinity.fixedPoint(digits: 1) == "inf")
+        #expect(1.5.fixedPoint(digits: 400) == "1.5")
+    }
 }

@@ -23,7 +23,7 @@ public indirect enum ConfigTree: Sendable, Equatable {
     public static func parse(yaml: String) throws(ConfigError) -> ConfigTree {
         let events = YAMLEventReader(yaml)
         guard try events.next() == .streamStart, try events.next() == .documentStart else { return .empty }
-        guard let tree = try ConfigTree(try events.next(), from: events, path: "") else { return .empty }
+        guard let tree = try ConfigTree(try events.next(), from: events, path: "", depth: 0) else { return .empty }
         guard try events.next() == .documentEnd, try events.next() == .streamEnd else {
             throw ConfigError(key: "", "the file is not valid YAML: expected a single document, found another")
         }
@@ -33,9 +33,16 @@ public indirect enum ConfigTree: Sendable, Equatable {
         return tree
     }
 
+    /// Deeper than this is refused: each level is a call, and a file of a few thousand `[` would
+    /// otherwise overflow the stack. A real configuration has four or five.
+    static let maximumDepth = 64
+
     /// The node that `event` starts, read to its end. `nil` for YAML null (`~`, `null`, or
     /// nothing after the colon): the key counts as absent.
-    private init?(_ event: YAMLEvent, from events: YAMLEventReader, path: String) throws(ConfigError) {
+    private init?(_ event: YAMLEvent, from events: YAMLEventReader, path: String, depth: Int) throws(ConfigError) {
+        guard depth < Self.maximumDepth else {
+            throw ConfigError(key: path, "nested deeper than \(Self.maximumDepth) levels")
+        }
         switch event {
         case .scalar(let text, let plain):
             if plain, ["", "~", "null", "Null", "NULL"].contains(text) { return nil }
@@ -44,7 +51,7 @@ public indirect enum ConfigTree: Sendable, Equatable {
             var items: [ConfigTree] = []
             var index = 0
             while case let event = try events.next(), event != .sequenceEnd {
-                if let item = try ConfigTree(event, from: events, path: "\(path)[\(index)]") { items.append(item) }
+                if let item = try ConfigTree(event, from: events, path: "\(path)[\(index)]", depth: depth + 1) { items.append(item) }
                 index += 1
             }
             self = .sequence(items)
@@ -58,7 +65,9 @@ public indirect enum ConfigTree: Sendable, Equatable {
                 if members.contains(where: { $0.key == key }) {
                     throw ConfigError(key: childPath, "is given twice")
                 }
-                if let value = try ConfigTree(try events.next(), from: events, path: childPath) { members.append((key, value)) }
+                if let value = try ConfigTree(try events.next(), from: events, path: childPath, depth: depth + 1) {
+                    members.append((key, value))
+                }
             }
             self = .mapping(members)
         case .alias:

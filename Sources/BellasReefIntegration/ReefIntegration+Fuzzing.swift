@@ -1,0 +1,13 @@
+import BridgeCore
+
+/// The fuzz targets' way in (Sources/Fuzz): the command parser and the configuration reader,
+/// with nothing started. Package access: nothing outside this package sees it.
+package enum ReefIntegrationFuzzing {
+    package static func parseCommand(_ request: CommandRequest) {
+        _ = try? ReefCommand.parse(request)
+    }
+
+    package static func readConfiguration(_ section: ConfigSection) {
+        _ = try? ReefConfiguration(section)
+    }
+}
