@@ -70,16 +70,14 @@ struct Reader {
             guard next == UInt8(ascii: ":") else { return nil }
             index += 1
             guard let member = value(depth: depth + 1) else { return nil }
-            if members.count == members.capacity {
-                // Paid before it is allocated, the old table too (both are live while it grows),
-                // then counted at the new table's real size.
-                let (old, grown) = (members.capacity, max(2 * members.capacity, 1))
-                guard spend(MemoryCost.object(grown)) else { return nil }
-                members.reserveCapacity(grown)
-                guard spend(MemoryCost.object(members.capacity) - MemoryCost.object(grown) - MemoryCost.object(old)) else { return nil }
-            }
+            // A full table doubles as the member goes in: that is paid for first, the old table
+            // too (both are live while it grows), then counted at the size it came to.
+            let (old, full) = (members.capacity, members.count == members.capacity)
+            let grown = full ? max(2 * old, 1) : old
+            guard !full || spend(MemoryCost.object(grown)) else { return nil }
             // Of a key given twice the first counts; one lookup when it is not.
             if let first = members.updateValue(member, forKey: key) { members[key] = first }
+            guard !full || spend(MemoryCost.object(members.capacity) - MemoryCost.object(grown) - MemoryCost.object(old)) else { return nil }
             skipWhitespace()
             switch next {
             case UInt8(ascii: ","): index += 1
@@ -104,15 +102,12 @@ struct Reader {
                 return .array(elements)
             }
             guard let element = value(depth: depth + 1) else { return nil }
-            if elements.count == elements.capacity {
-                // Paid before it is allocated, the old buffer too (both are live while it grows),
-                // then counted at the new buffer's real size.
-                let (old, grown) = (elements.capacity, max(2 * elements.capacity, 1))
-                guard spend(MemoryCost.array(grown)) else { return nil }
-                elements.reserveCapacity(grown)
-                guard spend(MemoryCost.array(elements.capacity) - MemoryCost.array(grown) - MemoryCost.array(old)) else { return nil }
-            }
+            // A full buffer doubles as the element goes in: paid for as a table is, above.
+            let (old, full) = (elements.capacity, elements.count == elements.capacity)
+            let grown = full ? max(2 * old, 1) : old
+            guard !full || spend(MemoryCost.array(grown)) else { return nil }
             elements.append(element)
+            guard !full || spend(MemoryCost.array(elements.capacity) - MemoryCost.array(grown) - MemoryCost.array(old)) else { return nil }
             skipWhitespace()
             switch next {
             case UInt8(ascii: ","): index += 1
