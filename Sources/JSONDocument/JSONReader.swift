@@ -129,8 +129,8 @@ struct Reader {
                 index += 1
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
                 guard spend(MemoryCost.string(text.count)) else { return nil }
-                // `String(validating:as:)` is generic and not specialised here: a thousand
-                // instructions of type-metadata lookups a string. ASCII needs no validating.
+                // `String(validating:as:)` is generic and not specialised here: type-metadata
+                // lookups for every string. ASCII needs no validating.
                 return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 return escapedString(from: start)
