@@ -16,12 +16,18 @@ public final class UpstreamHTTPClient: Sendable {
 
     /// A connect that takes longer fails: the upstreams are on the home's network.
     static let connectTimeout: Duration = .seconds(5)
+    /// AsyncHTTPClient's default: a poll every few seconds keeps its connection, a connection
+    /// nobody asked for in a minute is given back.
+    public static let idleTimeout: Duration = .seconds(60)
 
     /// No TLS for `http://` URLs; `https://` ones are trusted as `tls` says (`nil`: refused).
     /// Its connections live on `loop`: the bridge's, but for a test's client of a simulator, which
     /// keeps off the one loop that every bridge a test process runs shares.
-    public init(tls: TLSConfiguration?, loop: any EventLoop = BridgeEventLoop.loop) throws {
-        pool = ConnectionPool(loop: loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: Self.connectTimeout.timeAmount)
+    /// Connections idle for `idleTimeout` are closed.
+    public init(tls: TLSConfiguration?, loop: any EventLoop = BridgeEventLoop.loop, idleTimeout: Duration = idleTimeout) throws {
+        pool = ConnectionPool(
+            loop: loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: Self.connectTimeout.timeAmount,
+            idleTimeout: idleTimeout.timeAmount)
     }
 
     /// A client for `baseURL`: no TLS for `http://`; for `https://`, trust as `tls` says. The caller

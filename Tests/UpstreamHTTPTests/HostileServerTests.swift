@@ -69,6 +69,17 @@ import UpstreamHTTP
         }
     }
 
+    /// A connection nobody asks for is given back; the next request connects anew.
+    @Test func anIdleConnectionIsClosedAfterTheIdleTimeout() async throws {
+        try await withServer({ _ in Self.ok }, idleTimeout: .milliseconds(300)) { server, client in
+            try await client.expectAnswer("ok", to: "/first", from: server)
+            #expect(server.openConnections == 1)
+            try await waitUntil("the idle connection closed") { server.openConnections == 0 }
+            try await client.expectAnswer("ok", to: "/second", from: server)
+            #expect(server.connectionsAccepted == 2)
+        }
+    }
+
     @Test func connectionCloseIsHonoured() async throws {
         try await withServer({ _ in Self.answer("ok", headers: "Connection: close\r\n") }) { server, client in
             try await client.expectAnswer("ok", to: "/first", from: server)
@@ -173,10 +184,13 @@ extension UpstreamHTTPClient {
 }
 
 /// A raw server answering as `script` says, and a client of it, for the length of `body`.
-private func withServer(_ script: @escaping RawTCPServer.Script, _ body: (RawTCPServer, UpstreamHTTPClient) async throws -> Void) async throws {
+private func withServer(
+    _ script: @escaping RawTCPServer.Script, idleTimeout: Duration = UpstreamHTTPClient.idleTimeout,
+    _ body: (RawTCPServer, UpstreamHTTPClient) async throws -> Void
+) async throws {
     let server = RawTCPServer(script)
     try await server.start()
-    let client = try UpstreamHTTPClient(tls: nil)
+    let client = try UpstreamHTTPClient(tls: nil, idleTimeout: idleTimeout)
     do {
         try await body(server, client)
     } catch {

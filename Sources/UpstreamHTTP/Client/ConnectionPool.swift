@@ -24,7 +24,6 @@ final class ConnectionPool: @unchecked Sendable {
     private struct IdleConnection {
         let handler: ConnectionHandler
         let since: NIODeadline
-        let timeout: Scheduled<Void>
     }
 
     private struct Endpoint {
@@ -38,15 +37,19 @@ final class ConnectionPool: @unchecked Sendable {
     private let connectTimeout: TimeAmount
     /// AsyncHTTPClient's default, which the bridge had until it made its own client.
     static let limit = 8
-    /// AsyncHTTPClient's default idle timeout.
-    static let idleTimeout = TimeAmount.seconds(60)
+    /// How long a connection may stay idle before it is closed.
+    private let idleTimeout: TimeAmount
     /// Shorter than any keep-alive timeout seen on the upstreams (uvicorn's 5 s is the shortest).
     static let reuseWindowForUnsafeRequests = TimeAmount.seconds(2)
     private var endpoints: [Key: Endpoint] = [:]
     private var connections: [ObjectIdentifier: any Channel] = [:]
     private var isShutDown = false
+    /// When connections are idle: the next look for those idle `idleTimeout` or longer. One timer
+    /// for the pool, not one per connection set and cancelled with every request.
+    private var sweep: Scheduled<Void>?
 
-    init(loop: any EventLoop, tls: NIOSSLContext?, connectTimeout: TimeAmount) {
+    init(loop: any EventLoop, tls: NIOSSLContext?, connectTimeout: TimeAmount, idleTimeout: TimeAmount) {
+        self.idleTimeout = idleTimeout
         self.loop = loop
         self.tls = tls
         self.connectTimeout = connectTimeout
@@ -78,7 +81,8 @@ final class ConnectionPool: @unchecked Sendable {
     func shutDown() -> EventLoopFuture<Void> {
         loop.preconditionInEventLoop()
         isShutDown = true
-        for idle in endpoints.values.flatMap(\.idle) { idle.timeout.cancel() }
+        sweep?.cancel()
+        sweep = nil
         let waiting = endpoints.values.flatMap(\.waiting)
         endpoints = [:]
         for exchange in waiting { exchange.settle(.failure(UpstreamError(.shutDown, "the HTTP client is shut down"))) }
@@ -130,7 +134,6 @@ final class ConnectionPool: @unchecked Sendable {
     /// idempotent is closed instead.
     private func takeIdle(_ key: Key, for exchange: Exchange) -> ConnectionHandler? {
         while let idle = endpoints[key]?.idle.popLast() {
-            idle.timeout.cancel()
             guard let channel = idle.handler.channel, channel.isActive else { continue }
             if exchange.head.method.isIdempotent || NIODeadline.now() - idle.since < Self.reuseWindowForUnsafeRequests {
                 return idle.handler
@@ -151,16 +154,34 @@ final class ConnectionPool: @unchecked Sendable {
                 return
             }
         }
-        let timeout = loop.assumeIsolated().scheduleTask(in: Self.idleTimeout) { () -> Void in handler.channel?.close(promise: nil) }
-        endpoints[key]?.idle.append(IdleConnection(handler: handler, since: .now(), timeout: timeout))
+        endpoints[key]?.idle.append(IdleConnection(handler: handler, since: .now()))
+        sweepIdle(in: idleTimeout)
+    }
+
+    /// Closes, `delay` from now, the connections idle for `idleTimeout` by then (their close
+    /// removes them), and looks again when the next will be.
+    private func sweepIdle(in delay: TimeAmount) {
+        guard sweep == nil, !isShutDown else { return }
+        sweep = loop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            sweep = nil
+            let now = NIODeadline.now()
+            var nextDue: NIODeadline?
+            for idle in endpoints.values.flatMap(\.idle) {
+                let due = idle.since + idleTimeout
+                if due <= now {
+                    idle.handler.channel?.close(promise: nil)
+                } else {
+                    nextDue = min(nextDue ?? due, due)
+                }
+            }
+            if let nextDue { sweepIdle(in: nextDue - now) }
+        }
     }
 
     /// A connection closed; `retry`, the exchange it was carrying, goes first on a fresh one.
     private func closed(_ handler: ConnectionHandler, _ key: Key, retry: Exchange?) {
         if let channel = handler.channel { connections[ObjectIdentifier(channel)] = nil }
-        if let index = endpoints[key]?.idle.firstIndex(where: { $0.handler === handler }) {
-            endpoints[key]?.idle.remove(at: index).timeout.cancel()
-        }
+        endpoints[key]?.idle.removeAll { $0.handler === handler }
         if let retry {
             retry.retryOnFreshConnection()
             if isShutDown {
