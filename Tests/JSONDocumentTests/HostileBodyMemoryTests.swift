@@ -7,7 +7,7 @@ import Testing
 /// and nesting deeper than the limit is refused, not a stack overflow. Each body is parsed in a
 /// child process of its own (`home2mqtt-fuzz`'s replay, which reports the peak of its resident
 /// memory), since the other suites allocate in this one at the same time.
-@Suite(.timeLimit(.minutes(2))) struct HostileBodyMemoryTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct HostileBodyMemoryTests {
     static let size = 4 << 20
 
     /// `unit` repeated between `open` and `close`, separated by commas, to `size` bytes.
