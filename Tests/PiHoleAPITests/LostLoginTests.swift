@@ -79,4 +79,24 @@ import UpstreamHTTP
         try await http.shutdown()
         await server.stop()
     }
+
+    /// A session id is a `number` in the spec: one that is no whole number (1e300 trapped the
+    /// conversion) is skipped, and the others are read.
+    @Test func aSessionIdThatIsNoWholeNumberIsSkipped() async throws {
+        let login = #"{"session":{"valid":true,"totp":false,"sid":"abcdefghijklmnopqrstuvwx","csrf":"x","validity":1800,"message":"password correct"}}"#
+        let sessions = #"{"sessions":[{"id":1e300,"current_session":false},{"id":2.5},{"id":3,"current_session":true,"user_agent":"home2mqtt/x"}]}"#
+        let server = RawTCPServer { request in
+            let body = request.line.hasPrefix("POST /api/auth ") ? login : sessions
+            return .send(Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+        }
+        try await server.start()
+        let connection = PiHoleConnection(baseURL: server.baseURL, password: "x", requestTimeout: .seconds(20))
+        let http = try await PiHoleClient.makeHTTPClient(for: connection)
+        let client = PiHoleClient(connection: connection, httpClient: http, logger: Logger(label: "test.pihole"))
+        let read = try await client.sessions()
+        #expect(read.map(\.id) == [3])
+        #expect(read.first?.isCurrent == true)
+        try await http.shutdown()
+        await server.stop()
+    }
 }
