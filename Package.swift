@@ -55,18 +55,27 @@ let package = Package(
 
         // The bridge: configuration, topics, commands, discovery, the integration seam.
         .target(name: "BridgeCore", dependencies: [
-            "MQTT", "JSONDocument", "UpstreamHTTP", "CLibYAML", "PlainText",
+            "MQTT", "JSONDocument", "BridgeRuntime", "UpstreamTrust", "CLibYAML", "PlainText",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
-        // Swift tasks on a NIO event loop: the bridge's and the simulators'.
-        .target(name: "EventLoopExecutor", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
+        // What the bridge runs on: its one event loop with Swift tasks on it, timers, time limits,
+        // wake-ups, and its name and version.
+        .target(name: "BridgeRuntime", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
 
-        // What every upstream client shares: login backoff, Retry-After, TLS trust (CA, pin, insecure).
+        // How an upstream's certificate is trusted as configured: system roots, a CA file, a
+        // pinned fingerprint, or not at all.
+        .target(name: "UpstreamTrust", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")]),
+
+        // The upstreams' HTTP client: kept-alive connections, retries, limits, login backoff,
+        // Retry-After, certificate probes.
         .target(name: "UpstreamHTTP", dependencies: [
-            "EventLoopExecutor",
+            "BridgeRuntime", "UpstreamTrust",
             "PlainText",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -97,7 +106,7 @@ let package = Package(
 
         // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
         .target(name: "PiHoleAPI", dependencies: [
-            "UpstreamHTTP", "PlainText", "JSONDocument",
+            "BridgeRuntime", "UpstreamHTTP", "PlainText", "JSONDocument",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -130,7 +139,7 @@ let package = Package(
         // What the simulators share: a listener that can go down, come back and change its
         // certificate, the dropped-connection fault, and the requests they record for the tests.
         .target(name: "SimulatorSupport", dependencies: [
-            "EventLoopExecutor",
+            "BridgeRuntime",
             "PlainText",
             "LoopbackSocket",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -212,7 +221,7 @@ let package = Package(
         .executableTarget(name: "home2mqtt-bench", dependencies: [
             "BenchmarkReport", "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "JSONDocument",
             "PiHoleIntegration", "PiHoleSimulator", "PiHoleTestSupport", "UniFiIntegration", "UniFiSimulator", "UniFiTestSupport",
-            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "SimulatorSupport", "UpstreamHTTP",
+            "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "SimulatorSupport", "UpstreamHTTP", "BridgeRuntime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -226,11 +235,12 @@ let package = Package(
             "PiHoleIntegration", "UniFiIntegration", "BellasReefIntegration",
         ], path: "Sources/Fuzz", linkerSettings: lld),
         .testTarget(name: "SimulatorSupportTests", dependencies: [
-            "SimulatorSupport", "UpstreamHTTP",
+            "SimulatorSupport", "UpstreamHTTP", "BridgeRuntime",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"]),
+        .testTarget(name: "BridgeRuntimeTests", dependencies: ["BridgeRuntime"]),
         // nst/JSONTestSuite's cases are copied in, so that the repository stands alone.
         // The memory bound is measured in the fuzz targets' replay, a child process.
         .testTarget(
@@ -247,7 +257,7 @@ let package = Package(
             "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport",
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: [
-            "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket", "SimulatorSupport",
+            "PiHoleAPI", "BridgeRuntime", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket", "SimulatorSupport",
         ]),
         .testTarget(name: "BellasReefAPITests", dependencies: [
             "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP", "JSONDocument", .product(name: "NIOPosix", package: "swift-nio"),
@@ -257,7 +267,7 @@ let package = Package(
             "MQTTTestSupport", "BridgeTestSupport",
         ]),
         .testTarget(name: "UpstreamHTTPTests", dependencies: [
-            "UpstreamHTTP", "TLSTestSupport", "MQTTTestSupport", "SimulatorSupport",
+            "UpstreamHTTP", "BridgeRuntime", "TLSTestSupport", "MQTTTestSupport", "SimulatorSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "ReliabilityTests", dependencies: [

@@ -1,4 +1,5 @@
 import BenchmarkReport
+import BridgeRuntime
 import JSONDocument
 import NIOCore
 import NIOHTTP1

@@ -7,8 +7,6 @@ import Logging
 import MQTT
 import ServiceLifecycle
 import Synchronization
-import enum UpstreamHTTP.BridgeEventLoop
-import enum UpstreamHTTP.Product
 
 /// The bridge: connects to the broker, announces itself, runs the integrations, routes their
 /// commands and, on graceful shutdown, stops them before it says `offline` and disconnects.

@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import BridgeRuntime
 import FoundationEssentials
 #else
 import Foundation

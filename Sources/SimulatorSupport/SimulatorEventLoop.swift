@@ -1,4 +1,4 @@
-import EventLoopExecutor
+import BridgeRuntime
 import NIOCore
 import NIOPosix
 

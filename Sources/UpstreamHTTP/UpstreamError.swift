@@ -5,8 +5,6 @@ import NIOSSL
 /// own error passes through, and `trustFailure` names it.
 public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
-        /// A fingerprint as typed by a user could not be understood.
-        case malformedFingerprint
         /// The server presented another certificate than the pinned one.
         case fingerprintMismatch(expected: CertificateFingerprint, presented: CertificateFingerprint)
         /// A pin was given for a certificate that is not self-signed (only those can be pinned).
@@ -53,7 +51,7 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
     /// Whether it says the upstream's certificate cannot be trusted as configured.
     public var isTrustFailure: Bool {
         switch code {
-        case .malformedFingerprint, .fingerprintMismatch, .unpinnableCertificate, .unreadableCAFile, .probeFailed, .unusableSettings:
+        case .fingerprintMismatch, .unpinnableCertificate, .unreadableCAFile, .probeFailed, .unusableSettings:
             true
         case .invalidURL, .connectFailed, .timedOut, .connectionClosed, .malformedResponse, .bodyTooLarge, .shutDown:
             false

@@ -1,3 +1,4 @@
+import BridgeRuntime
 import NIOCore
 import NIOHTTP1
 import NIOSSL
@@ -98,7 +99,11 @@ public final class UpstreamHTTPClient: Sendable {
         case .system:
             break
         case .caFile(let path):
-            configuration.additionalTrustRoots = [.certificates(try PEMCertificates.read(path))]
+            do {
+                configuration.additionalTrustRoots = [.certificates(try PEMCertificates.read(path))]
+            } catch {
+                throw UpstreamError(.unreadableCAFile(path: path), error.message)
+            }
         case .insecure:
             configuration.certificateVerification = .none
         case .pinned(let expected):

@@ -1,6 +1,5 @@
 import BridgeCore
 import Synchronization
-import enum UpstreamHTTP.BridgeEventLoop
 
 /// A minimal integration for testing the bridge's seams: `echo` answers with what it got,
 /// `fail` fails, `slow` outlasts the command time limit, `linger` takes half a second, `where`

@@ -1,3 +1,4 @@
+import BridgeRuntime
 import Foundation
 import Logging
 import SimulatorSupport

@@ -30,8 +30,7 @@ import UpstreamHTTP
         #expect {
             try CertificateFingerprint(parsing: text)
         } throws: { error in
-            guard let error = error as? UpstreamError else { return false }
-            return error.code == .malformedFingerprint && error.message.contains("SHA-256")
+            (error as? TrustSettingError)?.message.contains("SHA-256") == true
         }
     }
 }

@@ -1,3 +1,4 @@
+import BridgeRuntime
 import Hummingbird
 import MQTTTestSupport
 import NIOCore

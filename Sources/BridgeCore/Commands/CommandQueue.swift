@@ -1,7 +1,6 @@
 import Logging
 import MQTT
 import Synchronization
-import UpstreamHTTP
 
 /// One integration's commands, each with a time limit, each answered exactly once. Commands
 /// sharing a lane (`Integration.lanes(for:)`) run one at a time in arrival order; commands with

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MQTT
-import UpstreamHTTP
+import UpstreamTrust
 
 /// The bridge's own sections: `mqtt:` and `bridge:`. Integrations read their own sections.
 public struct BridgeConfiguration: Sendable {

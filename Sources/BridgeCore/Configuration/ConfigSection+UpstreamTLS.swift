@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import UpstreamHTTP
+import UpstreamTrust
 
 extension ConfigSection {
     /// The keys `upstreamTLS(for:)` reads, for a section's `allowing:` list.

@@ -1,4 +1,3 @@
-import EventLoopExecutor
 import NIOCore
 import NIOPosix
 

@@ -5,19 +5,19 @@ import NIOSSL
 /// the start with a message naming its key, instead of failing every TLS handshake later.
 public enum PEMCertificates {
     /// Throws unless `path` holds at least one PEM certificate.
-    public static func check(_ path: String) throws(UpstreamError) {
+    public static func check(_ path: String) throws(TrustSettingError) {
         _ = try read(path)
     }
 
-    static func read(_ path: String) throws(UpstreamError) -> [NIOSSLCertificate] {
+    public static func read(_ path: String) throws(TrustSettingError) -> [NIOSSLCertificate] {
         let certificates: [NIOSSLCertificate]
         do {
             certificates = try NIOSSLCertificate.fromPEMFile(path)
         } catch {
-            throw UpstreamError(.unreadableCAFile(path: path), "cannot read '\(path)' as PEM certificates: \(error)")
+            throw TrustSettingError("cannot read '\(path)' as PEM certificates: \(error)")
         }
         guard !certificates.isEmpty else {
-            throw UpstreamError(.unreadableCAFile(path: path), "'\(path)' holds no PEM certificate")
+            throw TrustSettingError("'\(path)' holds no PEM certificate")
         }
         return certificates
     }

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-import UpstreamHTTP
+import BridgeRuntime
 
 @Suite struct TimeLimitTests {
     @Test func anOperationThatBeatsTheLimitGivesItsResult() async {

@@ -1,4 +1,4 @@
-import BridgeCore
+import BridgeRuntime
 import Testing
 
 /// `Wakeup.wait(atMost:)` ends at its limit, on a signal (also one given before it began) and

@@ -1,5 +1,4 @@
 import Synchronization
-import struct UpstreamHTTP.LoopTimer
 
 /// Lets a polling loop sleep until its next poll is due, or until something (a command that
 /// started a pause, say) asks it to look again now.

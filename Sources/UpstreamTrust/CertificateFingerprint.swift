@@ -11,7 +11,7 @@ public struct CertificateFingerprint: Sendable, Hashable, CustomStringConvertibl
 
     /// Parses what a user pastes: 64 hex digits, with or without `:` (or spaces) between the
     /// pairs, in any case, with surrounding whitespace.
-    public init(parsing text: String) throws(UpstreamError) {
+    public init(parsing text: String) throws(TrustSettingError) {
         let digits = text.filter { !($0 == ":" || $0.isWhitespace) }
         var parsed: [UInt8] = []
         var characters = digits.makeIterator()
@@ -36,7 +36,7 @@ public struct CertificateFingerprint: Sendable, Hashable, CustomStringConvertibl
         }.joined(separator: ":")
     }
 
-    private static func malformed(_ text: String, _ reason: String) -> UpstreamError {
-        UpstreamError(.malformedFingerprint, "not a SHA-256 certificate fingerprint: '\(text)': \(reason)")
+    private static func malformed(_ text: String, _ reason: String) -> TrustSettingError {
+        TrustSettingError("not a SHA-256 certificate fingerprint: '\(text)': \(reason)")
     }
 }
