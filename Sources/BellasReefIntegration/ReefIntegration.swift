@@ -95,15 +95,18 @@ final class ReefIntegration: Integration {
         }
     }
 
-    func lanes(for command: CommandRequest) -> Set<String> {
+    func parse(_ request: CommandRequest) throws(CommandError) -> ReefCommand {
+        try ReefCommand.parse(request)
+    }
+
+    func lanes(for command: ReefCommand) -> Set<String> {
         // Commands for one outlet run in turn; different outlets at once, so a slow plug holds up no other.
-        guard command.path.count == 3, command.path[0] == "outlet" else { return [""] }
-        let target = command.path[1]
+        guard case .setOutlet(let target, _) = command else { return [""] }
         return [services.state.read { $0.outlet(matching: target)?.outlet.id } ?? "outlet/\(target)"]
     }
 
-    func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
-        switch try ReefCommand.parse(request) {
+    func handle(_ command: ReefCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
+        switch command {
         case .setOutlet(let target, let change):
             return try await control.perform(change, on: target, timers: context.timers)
         case .refresh:

@@ -193,12 +193,12 @@ public final class Bridge: Service {
         isStopping.store(true, ordering: .releasing)
         logger.info("shutting down")
         let integrations = integrations
-        let finished: Void? = await withTimeLimit(.seconds(3)) {
+        let outcome = await withTimeLimit(.seconds(3)) {
             await withDiscardingTaskGroup { group in
                 for integration in integrations { group.addTask { await integration.shutdown() } }
             }
         }
-        if finished == nil { logger.warning("integrations did not finish shutting down in 3 s") }
+        if case .expired = outcome { logger.warning("integrations did not finish shutting down in 3 s") }
         let client = client, state = topics.state
         _ = await withTimeLimit(.seconds(1)) {
             try? await client.publish(state, payload: Array(BridgeTopics.offline.utf8), qos: .atLeastOnce, retain: true)

@@ -26,18 +26,26 @@ public protocol Integration: Sendable {
     /// Polls the upstream and publishes state until the task is cancelled.
     func run(context: IntegrationContext) async
 
+    /// A command as this integration reads it. The bridge parses each command once, when it
+    /// arrives (`parse`), and hands that value to `lanes`, `timeLimit` and `handle`.
+    associatedtype Command: Sendable = CommandRequest
+
+    /// Reads a command's topic and payload; a command it refuses is answered with the error and
+    /// reaches no upstream.
+    func parse(_ request: CommandRequest) throws(CommandError) -> Command
+
     /// The lanes a command occupies. Commands sharing a lane run one at a time, in arrival order;
     /// commands with no lane in common run at once; a command in several lanes (one for every
     /// Pi-hole) waits for its turn in each. One lane for everything (the default) runs every
     /// command in turn.
-    func lanes(for command: CommandRequest) -> Set<String>
+    func lanes(for command: Command) -> Set<String>
 
     /// How long this command may take, when it is not the bridge's `command_timeout` (a run that
     /// streams for minutes, say). `nil`: the bridge's.
-    func timeLimit(for command: CommandRequest) -> Duration?
+    func timeLimit(for command: Command) -> Duration?
 
     /// Carries out one command; the returned value becomes the response's `data`.
-    func handle(_ command: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue?
+    func handle(_ command: Command, context: IntegrationContext) async throws(CommandError) -> JSONValue?
 
     /// Releases what the upstream holds for us (a session, say). Bounded: the bridge waits briefly.
     func shutdown() async
@@ -56,8 +64,12 @@ extension Integration {
     public var configurationHints: [String] { [] }
     public func checkConfigurationWithUpstream() async throws(ConfigError) {}
     public var hasRuntimeEntities: Bool { false }
-    public func lanes(for command: CommandRequest) -> Set<String> { [""] }
-    public func timeLimit(for command: CommandRequest) -> Duration? { nil }
+    public func lanes(for command: Command) -> Set<String> { [""] }
+    public func timeLimit(for command: Command) -> Duration? { nil }
+}
+
+extension Integration where Command == CommandRequest {
+    public func parse(_ request: CommandRequest) throws(CommandError) -> CommandRequest { request }
 }
 
 /// Builds an integration from its configuration section: the one line each integration adds

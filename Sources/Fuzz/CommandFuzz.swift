@@ -2,6 +2,7 @@ import BellasReefIntegration
 import BridgeCore
 import MQTT
 import PiHoleIntegration
+import UniFiIntegration
 
 enum CommandFuzz {
     /// The input is a topic below the integration's root and a payload, split at the first
@@ -13,6 +14,7 @@ enum CommandFuzz {
         guard case .success(let request)? = CommandRequest.parse(message, below: "home/x") else { return }
         PiHoleIntegrationFuzzing.parseCommand(request)
         ReefIntegrationFuzzing.parseCommand(request)
-        _ = try? SwitchCommand.parse(request.payload, command: "rule set", flags: ["force"])
+        UniFiIntegrationFuzzing.parseCommand(request)
+        _ = try? SwitchCommand.parse(request.payload, command: "group/<name>/set", flags: ["force"])
     }
 }

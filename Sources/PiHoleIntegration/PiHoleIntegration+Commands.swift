@@ -10,8 +10,7 @@ extension PiHoleIntegration {
     /// Each Pi-hole is a lane: commands to different Pi-holes run at once, and one for all of them
     /// takes its turn in each. Gravity (minutes long) and the query log (read only) have lanes of
     /// their own, so they hold back no pause.
-    func lanes(for request: CommandRequest) -> Set<String> {
-        guard let command = try? parse(request) else { return [""] }
+    func lanes(for command: PiHoleCommand) -> Set<String> {
         let ids = targets(of: command).map(\.id)
         switch command {
         case .action(.gravity, _): return Set(ids.map { "gravity/\($0)" })
@@ -20,13 +19,12 @@ extension PiHoleIntegration {
         }
     }
 
-    func timeLimit(for request: CommandRequest) -> Duration? {
-        guard case .action(.gravity, _)? = try? parse(request) else { return nil }
+    func timeLimit(for command: PiHoleCommand) -> Duration? {
+        guard case .action(.gravity, _) = command else { return nil }
         return configuration.gravityTimeout + .seconds(30)
     }
 
-    func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
-        let command = try parse(request)
+    func handle(_ command: PiHoleCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
         defer {
             replanPoll.signal()
             publishRequests.request(command.changesOnlyBlocking ? .parts(targets(of: command).map(\.id)) : .wholeState)
@@ -63,7 +61,7 @@ extension PiHoleIntegration {
         }
     }
 
-    private func parse(_ request: CommandRequest) throws(CommandError) -> PiHoleCommand {
+    func parse(_ request: CommandRequest) throws(CommandError) -> PiHoleCommand {
         try PiHoleCommand.parse(request, instanceIDs: instances.map(\.id), defaultPause: configuration.defaultPause)
     }
 

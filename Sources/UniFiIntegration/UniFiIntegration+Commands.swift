@@ -11,17 +11,20 @@ import Logging
 import UniFiAPI
 
 extension UniFiIntegration {
+    func parse(_ request: CommandRequest) throws(CommandError) -> UniFiCommand {
+        try UniFiCommand.parse(request)
+    }
+
     /// Commands for one rule run in turn, whether addressed by key or by id; rules in parallel.
-    func lanes(for command: CommandRequest) -> Set<String> {
-        guard command.path.count == 3, let found = registry.withLock({ $0.find(command.path[1]) }) else {
-            return [command.path.joined(separator: "/")]
-        }
+    func lanes(for command: UniFiCommand) -> Set<String> {
+        guard case .setRule(let keyOrID, _) = command else { return [UniFiTopics.refresh] }
+        guard let found = registry.withLock({ $0.find(keyOrID) }) else { return ["rule/\(keyOrID)"] }
         return [found.rule.id]
     }
 
-    func handle(_ request: CommandRequest, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
-        switch request.path {
-        case [UniFiTopics.refresh]:
+    func handle(_ command: UniFiCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
+        switch command {
+        case .refresh:
             await refreshAll()
             var data: [String: JSONValue] = [:]
             for controller in controllers {
@@ -29,10 +32,8 @@ extension UniFiIntegration {
                 data[controller.id] = ["available": .bool(status.available), "rules": .number(Double(status.rules.count))]
             }
             return .object(data)
-        case let path where path.count == 3 && path[0] == "rule" && path[2] == "set":
-            return try await set(keyOrID: path[1], SwitchCommand.parse(request.payload, command: "rule set"), context: context)
-        default:
-            throw CommandError("unknown UniFi command '\(request.path.joined(separator: "/"))'")
+        case .setRule(let keyOrID, let change):
+            return try await set(keyOrID: keyOrID, change, context: context)
         }
     }
 

@@ -8,7 +8,9 @@ import Synchronization
 final class CommandQueue: Sendable {
     /// `expiresAt`: when the command's MQTT 5 message expiry (the remaining interval the broker
     /// gave at delivery) runs out, if it has one.
-    private typealias Pending = (command: CommandRequest, message: MQTTMessage, expiresAt: ContinuousClock.Instant?)
+    private typealias Pending = (
+        command: CommandRequest, prepared: PreparedCommand, message: MQTTMessage, expiresAt: ContinuousClock.Instant?
+    )
     private typealias Start = (ticket: CommandLanes<Pending>.Ticket, pending: Pending)
 
     let integration: any Integration
@@ -73,25 +75,33 @@ final class CommandQueue: Sendable {
             return
         }
         counters(of: message).received.increment()
-        let lanes = (try? parsed.get()).map { integration.lanes(for: $0) } ?? []
+        let prepared = parsed.flatMap { command in
+            do throws(CommandError) {
+                return .success((command, try integration.prepare(command)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let transaction = (try? parsed.get())?.transaction
         let refusedAfterClose: CommandResponse? = intake.withLock { intake in
             guard !intake.isClosed else {
-                return CommandResponse(result: .failure(Self.shuttingDown), transaction: (try? parsed.get())?.transaction)
+                return CommandResponse(result: .failure(Self.shuttingDown), transaction: transaction)
             }
-            switch parsed {
+            switch prepared {
             case .failure(let error):
-                workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: nil)))
-            case .success(let command):
+                logFailure(of: message, error)
+                workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: transaction)))
+            case .success(let (command, prepared)):
                 let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
-                let pending: Pending = (command, message, expiresAt)
-                switch intake.lanes.admit(pending, lanes: lanes) {
+                let pending: Pending = (command, prepared, message, expiresAt)
+                switch intake.lanes.admit(pending, lanes: prepared.lanes) {
                 case .start(let ticket):
                     workContinuation.yield(.start((ticket, pending)))
                 case .queued:
                     break
                 case .refused:
                     let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
-                    workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: command.transaction)))
+                    workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: transaction)))
                 }
             }
             return nil
@@ -148,9 +158,8 @@ final class CommandQueue: Sendable {
     }
 
     /// Carries out `first`, then the first command its end lets start, and so on; any other
-    /// command an end lets start runs in a task of its own, or here once `work` is closed. A
-    /// command's time limit cancels this task (``withTimeLimitCancellingThisTask(_:_:)``: no child
-    /// task per command); a task so spent hands what it has left to fresh tasks.
+    /// command an end lets start runs in a task of its own, or here once `work` is closed (and
+    /// this task with it: refused).
     private func carryOut(startingWith first: Start) async {
         var next: [Start] = [first]
         while !next.isEmpty {
@@ -166,8 +175,6 @@ final class CommandQueue: Sendable {
             // the lane does not wait a broker round trip per command.
             answer(pending.message, response)
             if let first = starting.first { next.insert(first, at: 0) }
-            // Once `work` is closed, what is left runs here, cancelled, and is refused.
-            if Task.isCancelled { next.removeAll(where: handedOver) }
         }
     }
 
@@ -180,7 +187,7 @@ final class CommandQueue: Sendable {
     /// Runs a command whose turn has come, unless the bridge is shutting down or the command's
     /// message expiry passed while it waited: then it is refused, not started upstream.
     private func outcome(of pending: Pending) async -> CommandResponse {
-        let (command, message, expiresAt) = pending
+        let (command, prepared, message, expiresAt) = pending
         if Task.isCancelled {
             return CommandResponse(result: .failure(Self.shuttingDown), transaction: command.transaction)
         }
@@ -190,25 +197,20 @@ final class CommandQueue: Sendable {
             ])
             return CommandResponse(result: .failure(Self.expired), transaction: command.transaction)
         }
-        let integration = integration, context = context
-        let limit = integration.timeLimit(for: command) ?? timeLimit
-        let outcome = await withTimeLimitCancellingThisTask(limit) { () -> Result<JSONValue?, CommandError> in
-            do throws(CommandError) {
-                return .success(try await integration.handle(command, context: context))
-            } catch {
-                return .failure(error)
-            }
-        }
-        let result: Result<JSONValue?, CommandError> = switch outcome {
+        let context = context
+        let limit = prepared.timeLimit ?? timeLimit
+        let result: Result<JSONValue?, CommandError> = switch await withTimeLimit(limit, { await prepared.carryOut(context) }) {
         case .finished(let result): result
         case .expired: .failure(CommandError("timed out after \(limit)"))
         // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".
         case .cancelled: .failure(Self.shuttingDown)
         }
-        if case .failure(let error) = result {
-            context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
-        }
+        if case .failure(let error) = result { logFailure(of: message, error) }
         return CommandResponse(result: result, transaction: command.transaction)
+    }
+
+    private func logFailure(of message: MQTTMessage, _ error: CommandError) {
+        context.logger.warning("command failed", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
     }
 }
 
