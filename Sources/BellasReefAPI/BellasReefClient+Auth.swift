@@ -27,7 +27,7 @@ extension BellasReefClient {
     /// one fresh login and one retry. Other statuses are returned for the caller to judge.
     func authenticated(
         _ service: BellasReefService, _ method: HTTPMethod, _ path: String, query: String? = nil, maxBodySize: Int = AnswerSize.single
-    ) async throws -> ReefResponse {
+    ) async throws -> UpstreamResponse {
         var isRetry = false
         while true {
             let token = try await token()

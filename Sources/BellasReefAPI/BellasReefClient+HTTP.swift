@@ -10,14 +10,6 @@ import NIOCore
 import NIOHTTP1
 import UpstreamHTTP
 
-/// A response as the client needs it.
-struct ReefResponse: Sendable {
-    let status: Int
-    let contentType: String?
-    let body: Data
-
-    var isSuccess: Bool { (200..<300).contains(status) }
-}
 
 /// What a request carries.
 enum ReefRequestBody: Sendable {
@@ -32,7 +24,7 @@ extension BellasReefClient {
     func send(
         _ service: BellasReefService, _ method: HTTPMethod, _ path: String, query: String? = nil,
         body: ReefRequestBody? = nil, token: String?, maxBodySize: Int = AnswerSize.single
-    ) async throws -> ReefResponse {
+    ) async throws -> UpstreamResponse {
         guard let base = connection.baseURL(of: service) else {
             throw BellasReefError(.serviceOff, "the \(service.rawValue) service is turned off")
         }
@@ -56,9 +48,7 @@ extension BellasReefClient {
                 timeout: connection.requestTimeout, maxBodySize: maxBodySize)
             let status = Int(response.status.code)
             logger.debug("Bella's Reef request", metadata: metadata.merging(["status": "\(status)"]) { $1 })
-            return ReefResponse(
-                status: status, contentType: response.headers.first(name: "Content-Type"),
-                body: Data(response.body.readableBytesView))
+            return UpstreamResponse(response)
         } catch {
             let failure = BellasReefErrorMapping.transport(error)
             logger.debug("Bella's Reef request failed", metadata: metadata.merging(["error": "\(failure)"]) { $1 })
@@ -83,7 +73,7 @@ extension BellasReefClient {
     }
 
     /// Decodes a 2xx body, or maps the failure.
-    func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: ReefResponse, what: String) throws -> T {
+    func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: UpstreamResponse, what: String) throws -> T {
         guard response.isSuccess else { throw failure(response) }
         do {
             return try JSONDecoder().decode(T.self, from: response.body)
@@ -94,7 +84,7 @@ extension BellasReefClient {
 
     /// A 2xx body as `read` makes it of its JSON, or the failure mapped: the outlets' own answers,
     /// read on every switch and poll, are read by hand rather than by JSONDecoder.
-    func readSuccess<T>(_ response: ReefResponse, what: String, _ read: (JSONValue) -> T?) throws -> T {
+    func readSuccess<T>(_ response: UpstreamResponse, what: String, _ read: (JSONValue) -> T?) throws -> T {
         guard response.isSuccess else { throw failure(response) }
         guard let value = JSONValue.parse(response.body).flatMap(read) else {
             throw BellasReefErrorMapping.undecodable(what, status: response.status)
@@ -102,7 +92,7 @@ extension BellasReefClient {
         return value
     }
 
-    func failure(_ response: ReefResponse) -> BellasReefError {
+    func failure(_ response: UpstreamResponse) -> BellasReefError {
         BellasReefErrorMapping.error(
             status: response.status, contentType: response.contentType, body: response.body, context: .authenticated)
     }

@@ -16,7 +16,7 @@ extension PiHoleClient {
         let output = GravityOutputCollector()
         let response = try await authenticated(
             .POST, "/api/action/gravity", timeout: timeout, streamingSuccessBodyTo: output.append)
-        guard (200..<300).contains(response.status) else { throw mapFailure(response) }
+        guard response.isSuccess else { throw mapFailure(response) }
         return output.result
     }
 

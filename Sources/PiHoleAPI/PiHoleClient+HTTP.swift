@@ -7,33 +7,20 @@ import NIOCore
 import NIOHTTP1
 import UpstreamHTTP
 
-/// A response as the client needs it.
-struct RawResponse: Sendable {
-    let status: Int
-    let body: Data
-    let retryAfter: String?
-}
-
-extension RawResponse {
-    init(_ response: CollectedResponse) {
-        self.init(status: Int(response.status.code), body: Data(response.body.readableBytesView), retryAfter: response.headers.first(name: "Retry-After"))
-    }
-}
-
 extension PiHoleClient {
     /// One HTTP exchange, head and body within `timeout` (the connection's request timeout by
     /// default). The SID goes in `X-FTL-SID`, never in the URL. With `streamingSuccessBodyTo`,
-    /// a 2xx body is handed over as it arrives and `RawResponse.body` stays empty; any other
+    /// a 2xx body is handed over as it arrives and `UpstreamResponse.body` stays empty; any other
     /// body is collected, up to `maxBodySize` bytes. Any failure other than an HTTP status becomes `.transport`.
     func send(
         _ method: HTTPMethod, _ path: String, body: Data?, sid: String?, timeout: Duration? = nil,
         maxBodySize: Int = AnswerSize.single, streamingSuccessBodyTo handler: ResponseBodyChunks? = nil
-    ) async throws -> RawResponse {
+    ) async throws -> UpstreamResponse {
         var headers: HTTPHeaders = ["Accept": "application/json"]
         if let sid, !sid.isEmpty { headers.add(name: "X-FTL-SID", value: sid) }
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         do {
-            let response = RawResponse(try await httpClient.collect(
+            let response = UpstreamResponse(try await httpClient.collect(
                 method, connection.normalizedBaseURL + path, headers: headers, body: body.map { ByteBuffer(bytes: $0) },
                 timeout: timeout ?? connection.requestTimeout, maxBodySize: maxBodySize, successBodyTo: handler))
             logger.debug("Pi-hole request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(response.status)"])

@@ -17,7 +17,7 @@ extension PiHoleClient {
     func endSessionsOfLostLogins(using sid: String) async {
         do {
             let response = try await send(.GET, "/api/auth/sessions", body: nil, sid: sid, maxBodySize: AnswerSize.list)
-            guard (200..<300).contains(response.status) else { throw mapFailure(response) }
+            guard response.isSuccess else { throw mapFailure(response) }
             guard let sessions = try? JSONDecoder().decode(PiHoleWire.SessionsResponse.self, from: response.body).sessions else {
                 throw PiHoleErrorMapping.undecodable("session list", status: response.status)
             }
@@ -30,7 +30,7 @@ extension PiHoleClient {
             for id in leftovers {
                 let answer = try await send(.DELETE, "/api/auth/session/\(id)", body: nil, sid: sid)
                 // 404: it expired or was ended meanwhile, which is as good.
-                guard (200..<300).contains(answer.status) || answer.status == 404 else { throw mapFailure(answer) }
+                guard answer.isSuccess || answer.status == 404 else { throw mapFailure(answer) }
             }
             machine.lostLoginSessionsEnded()
             logger.notice(

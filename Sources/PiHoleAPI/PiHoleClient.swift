@@ -142,7 +142,7 @@ public actor PiHoleClient {
     func authenticated(
         _ method: HTTPMethod, _ path: String, body: Data? = nil, timeout: Duration? = nil, maxBodySize: Int = AnswerSize.single,
         streamingSuccessBodyTo handler: ResponseBodyChunks? = nil
-    ) async throws -> RawResponse {
+    ) async throws -> UpstreamResponse {
         var isRetry = false
         while true {
             let sid = try await session()
@@ -167,7 +167,7 @@ public actor PiHoleClient {
         do {
             let payload = try JSONEncoder().encode(PiHoleWire.LoginRequest(password: connection.password))
             let response = try await send(.POST, "/api/auth", body: payload, sid: nil)
-            guard (200..<300).contains(response.status) else {
+            guard response.isSuccess else {
                 throw PiHoleErrorMapping.error(
                     status: response.status, body: response.body,
                     retryAfterHeader: response.retryAfter, context: .login)
@@ -228,22 +228,22 @@ public actor PiHoleClient {
 
     // MARK: - Helpers
 
-    func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: RawResponse, what: String) throws -> T {
+    func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: UpstreamResponse, what: String) throws -> T {
         try readSuccess(response, what: what) { try? JSONDecoder().decode(T.self, from: $0) }
     }
 
-    private func decodeBlockingStatus(_ response: RawResponse) throws -> PiHoleBlockingStatus {
+    private func decodeBlockingStatus(_ response: UpstreamResponse) throws -> PiHoleBlockingStatus {
         try readSuccess(response, what: "blocking status") { JSONValue.parse($0).flatMap(PiHoleWire.blockingStatus) }
     }
 
     /// A 2xx body as `read` makes it, or the failure mapped; `what` names it when `read` cannot.
-    private func readSuccess<T>(_ response: RawResponse, what: String, _ read: (Data) -> T?) throws -> T {
-        guard (200..<300).contains(response.status) else { throw mapFailure(response) }
+    private func readSuccess<T>(_ response: UpstreamResponse, what: String, _ read: (Data) -> T?) throws -> T {
+        guard response.isSuccess else { throw mapFailure(response) }
         guard let value = read(response.body) else { throw PiHoleErrorMapping.undecodable(what, status: response.status) }
         return value
     }
 
-    func mapFailure(_ response: RawResponse) -> PiHoleError {
+    func mapFailure(_ response: UpstreamResponse) -> PiHoleError {
         PiHoleErrorMapping.error(
             status: response.status, body: response.body,
             retryAfterHeader: response.retryAfter, context: .authenticated)

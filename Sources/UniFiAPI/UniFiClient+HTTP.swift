@@ -9,16 +9,11 @@ import NIOHTTP1
 import UpstreamHTTP
 
 /// A response as the client needs it.
-struct RawResponse: Sendable {
-    let status: Int
-    let body: Data
-    let retryAfter: String?
-}
 
 extension UniFiClient {
     /// One HTTP exchange; `path` starts with `/v1/` and may carry a query. The key goes in
     /// `X-API-KEY` only. Any failure other than an HTTP status is `.transport` (or `.tls`).
-    func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil, maxBodySize: Int = AnswerSize.single) async throws -> RawResponse {
+    func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil, maxBodySize: Int = AnswerSize.single) async throws -> UpstreamResponse {
         var headers: HTTPHeaders = ["Accept": "application/json", "X-API-KEY": connection.apiKey]
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         do {
@@ -27,8 +22,7 @@ extension UniFiClient {
                 timeout: connection.requestTimeout, maxBodySize: maxBodySize)
             let status = Int(response.status.code)
             logger.debug("UniFi request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(status)"])
-            return RawResponse(
-                status: status, body: Data(response.body.readableBytesView), retryAfter: response.headers.first(name: "Retry-After"))
+            return UpstreamResponse(response)
         } catch {
             let failure = UniFiErrorMapping.transport(error)
             logger.debug("UniFi request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])
@@ -37,8 +31,8 @@ extension UniFiClient {
     }
 
     /// The JSON of a 2xx answer, or the mapped error.
-    func json(_ response: RawResponse, what: String) throws(UniFiError) -> JSONValue {
-        guard (200..<300).contains(response.status) else {
+    func json(_ response: UpstreamResponse, what: String) throws(UniFiError) -> JSONValue {
+        guard response.isSuccess else {
             throw UniFiErrorMapping.error(status: response.status, body: response.body, retryAfterHeader: response.retryAfter)
         }
         guard let value = JSONValue.parse(response.body) else {
@@ -47,7 +41,7 @@ extension UniFiClient {
         return value
     }
 
-    func decode<T: Decodable>(_ type: T.Type, _ response: RawResponse, what: String) throws(UniFiError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ response: UpstreamResponse, what: String) throws(UniFiError) -> T {
         let value = try json(response, what: what)
         do {
             return try JSONDecoder().decode(T.self, from: Data(value.encoded()))
