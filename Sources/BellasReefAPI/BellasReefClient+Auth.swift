@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 import NIOHTTP1
 import UpstreamHTTP
 
@@ -72,7 +73,7 @@ extension BellasReefClient {
     private func refreshOrLogin(refreshToken: String?) async throws -> BellasReefToken {
         if let refreshToken {
             do {
-                let body = try JSONEncoder().encode(["refresh_token": refreshToken])
+                let body = Data(JSONValue.object(["refresh_token": .string(refreshToken)]).encoded())
                 let token = try await requestToken("/api/auth/refresh", body: .json(body))
                 logger.debug("Bella's Reef token refreshed", metadata: ["refreshes": "\(machine.refreshCount)"])
                 return token
@@ -96,7 +97,7 @@ extension BellasReefClient {
             throw BellasReefErrorMapping.error(
                 status: response.status, contentType: response.contentType, body: response.body, context: .login)
         }
-        guard let grant = try? JSONDecoder().decode(TokenGrant.self, from: response.body) else {
+        guard let grant = JSONValue.decode(TokenGrant.self, from: response.body) else {
             throw BellasReefErrorMapping.undecodable("token answer", status: response.status)
         }
         return BellasReefToken(accessToken: grant.accessToken, refreshToken: grant.refreshToken, receivedAt: now())

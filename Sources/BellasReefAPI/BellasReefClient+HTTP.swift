@@ -75,15 +75,14 @@ extension BellasReefClient {
     /// Decodes a 2xx body, or maps the failure.
     func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: UpstreamResponse, what: String) throws -> T {
         guard response.isSuccess else { throw failure(response) }
-        do {
-            return try JSONDecoder().decode(T.self, from: response.body)
-        } catch {
+        guard let decoded = JSONValue.decode(T.self, from: response.body) else {
             throw BellasReefErrorMapping.undecodable(what, status: response.status)
         }
+        return decoded
     }
 
     /// A 2xx body as `read` makes it of its JSON, or the failure mapped: the outlets' own answers,
-    /// read on every switch and poll, are read by hand rather than by JSONDecoder.
+    /// read on every switch and poll, are read from the JSON by hand rather than decoded.
     func readSuccess<T>(_ response: UpstreamResponse, what: String, _ read: (JSONValue) -> T?) throws -> T {
         guard response.isSuccess else { throw failure(response) }
         guard let value = JSONValue.parse(response.body).flatMap(read) else {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 import PlainText
 import UpstreamHTTP
 
@@ -80,7 +81,7 @@ struct ErrorDetail: Equatable {
 
     static func parse(contentType: String?, body: Data) -> ErrorDetail {
         let isJSON = contentType?.lowercased().contains("json") ?? true
-        if isJSON, let envelope = try? JSONDecoder().decode(Envelope.self, from: body) {
+        if isJSON, let envelope = JSONValue.decode(Envelope.self, from: body) {
             switch envelope.detail {
             case .text(let text):
                 return ErrorDetail(code: nil, message: text, isPlainText: false)

@@ -125,9 +125,9 @@ public struct BellasReefOutletState: Sendable, Equatable {
 }
 
 extension BellasReefOutletState {
-    /// Read as `SmartOutletState` says and as JSONDecoder read it: `is_on` and `is_online`
-    /// booleans, each reading a number, `null` or absent; nil for anything else. By hand, for
-    /// every switch and every outlet poll reads one, and JSONDecoder costs many times more.
+    /// Read as `SmartOutletState` says: `is_on` and `is_online` booleans, each reading a number,
+    /// `null` or absent; nil for anything else. By hand, for every switch and every outlet poll
+    /// reads one, and a `Decodable` goes through a container per value.
     init?(json: JSONValue) {
         guard case .bool(let isOn)? = json["is_on"], case .bool(let isOnline)? = json["is_online"],
             let powerW = Self.reading(json["power_w"]), let voltageV = Self.reading(json["voltage_v"]),

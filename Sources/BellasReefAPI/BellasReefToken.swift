@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 
 /// An access token as the client keeps it, with the instants that decide its renewal.
 public struct BellasReefToken: Sendable, Equatable {
@@ -70,7 +71,7 @@ enum JWTPayload {
     static func expiry(of token: String) -> Date? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let data = base64URLDecoded(String(parts[1])),
-            let claims = try? JSONDecoder().decode(Claims.self, from: data), let exp = claims.exp
+            let claims = JSONValue.decode(Claims.self, from: data), let exp = claims.exp
         else { return nil }
         return Date(timeIntervalSince1970: exp)
     }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// `Decodable` types read from a parsed `JSONValue`: the wire models keep their `Decodable`
 /// declarations, and every JSON text the bridge reads goes through the one parser (with its
 /// depth and memory bounds) and nothing else.
@@ -11,6 +17,10 @@ extension JSONValue {
     /// Parses `bytes` and decodes `type` from them; `nil` when either fails.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) -> T? {
         try? parse(bytes)?.decode(type)
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+        try? parse(data)?.decode(type)
     }
 }
 

@@ -26,8 +26,7 @@ extension PiHoleClient {
         guard let current = listed.first(where: { $0.name == name }) else {
             throw PiHoleError(.notFound, "there is no group \(name)", status: read.status)
         }
-        let payload = try JSONEncoder().encode(
-            PiHoleWire.GroupRequest(name: current.name, comment: current.comment, enabled: enabled))
+        let payload = PiHoleWire.groupRequest(name: current.name, comment: current.comment, enabled: enabled)
         let response = try await authenticated(.PUT, path, body: payload)
         let body = try decodeSuccess(PiHoleWire.GroupsResponse.self, response, what: "group update result")
         if let failure = body.processed?.errors?.first {

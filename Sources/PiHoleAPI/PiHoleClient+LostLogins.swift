@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 import UpstreamHTTP
 
 /// A login whose answer was lost on the way may still have made a session on the Pi-hole, which
@@ -18,7 +19,7 @@ extension PiHoleClient {
         do {
             let response = try await send(.GET, "/api/auth/sessions", body: nil, sid: sid, maxBodySize: AnswerSize.list)
             guard response.isSuccess else { throw mapFailure(response) }
-            guard let sessions = try? JSONDecoder().decode(PiHoleWire.SessionsResponse.self, from: response.body).sessions else {
+            guard let sessions = JSONValue.decode(PiHoleWire.SessionsResponse.self, from: response.body)?.sessions else {
                 throw PiHoleErrorMapping.undecodable("session list", status: response.status)
             }
             guard let own = sessions.first(where: { $0.currentSession == true }) else {

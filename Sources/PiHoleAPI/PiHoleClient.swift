@@ -82,7 +82,7 @@ public actor PiHoleClient {
     public func addDomain(
         _ domain: String, to list: PiHoleDomainList, kind: PiHoleDomainKind, comment: String?
     ) async throws {
-        let payload = try JSONEncoder().encode(PiHoleWire.DomainRequest(domain: domain, comment: comment))
+        let payload = PiHoleWire.domainRequest(domain: domain, comment: comment)
         let response = try await authenticated(.POST, "/api/domains/\(list.rawValue)/\(kind.rawValue)", body: payload)
         let body = try decodeSuccess(PiHoleWire.ProcessedResponse.self, response, what: "domain add result")
         if let failure = body.processed?.errors?.first {
@@ -165,14 +165,14 @@ public actor PiHoleClient {
         defer { loginTask = nil }
         logger.debug("Pi-hole login", metadata: ["attempt": "\(machine.loginCount)"])
         do {
-            let payload = try JSONEncoder().encode(PiHoleWire.LoginRequest(password: connection.password))
+            let payload = Data(JSONValue.object(["password": .string(connection.password)]).encoded())
             let response = try await send(.POST, "/api/auth", body: payload, sid: nil)
             guard response.isSuccess else {
                 throw PiHoleErrorMapping.error(
                     status: response.status, body: response.body,
                     retryAfterHeader: response.retryAfter, context: .login)
             }
-            guard let session = try? JSONDecoder().decode(PiHoleWire.AuthResponse.self, from: response.body).session
+            guard let session = JSONValue.decode(PiHoleWire.AuthResponse.self, from: response.body)?.session
             else {
                 // A mangled answer: the login may well have made a session.
                 var failure = PiHoleErrorMapping.undecodable("login response", status: response.status)
@@ -229,7 +229,7 @@ public actor PiHoleClient {
     // MARK: - Helpers
 
     func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: UpstreamResponse, what: String) throws -> T {
-        try readSuccess(response, what: what) { try? JSONDecoder().decode(T.self, from: $0) }
+        try readSuccess(response, what: what) { JSONValue.decode(T.self, from: $0) }
     }
 
     private func decodeBlockingStatus(_ response: UpstreamResponse) throws -> PiHoleBlockingStatus {

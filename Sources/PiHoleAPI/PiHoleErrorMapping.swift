@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 import NIOCore
 import UpstreamHTTP
 
@@ -21,7 +22,7 @@ enum PiHoleErrorMapping {
         retryAfterHeader: String?,
         context: Context
     ) -> PiHoleError {
-        let envelope = try? JSONDecoder().decode(PiHoleWire.ErrorEnvelope.self, from: body)
+        let envelope = JSONValue.decode(PiHoleWire.ErrorEnvelope.self, from: body)
         let key = envelope?.error?.key
         var message = envelope?.error?.message ?? envelope?.session?.message ?? ""
         if let hint = envelope?.error?.hint, !hint.isEmpty { message += message.isEmpty ? hint : " (\(hint))" }

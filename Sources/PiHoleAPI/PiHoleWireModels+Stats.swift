@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 
 /// Wire bodies of statistics, groups, the query log, sessions, configuration and messages.
 /// Fields the specs mark `nullable` are optional; everything the bridge shows is required,
@@ -57,19 +58,8 @@ extension PiHoleWire {
 
     /// `PUT /api/groups/{name}` replaces the whole group: a missing `comment` erases it and a
     /// missing `enabled` enables, so all three are always sent (`comment` as `null` when none).
-    struct GroupRequest: Encodable {
-        let name: String
-        let comment: String?
-        let enabled: Bool
-
-        enum CodingKeys: String, CodingKey { case name, comment, enabled }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(comment, forKey: .comment)
-            try c.encode(enabled, forKey: .enabled)
-        }
+    static func groupRequest(name: String, comment: String?, enabled: Bool) -> Data {
+        Data(JSONValue.object(["name": .string(name), "comment": comment.map(JSONValue.string) ?? .null, "enabled": .bool(enabled)]).encoded())
     }
 
     /// `GET /api/queries` (queries.yaml), the parts the bridge uses.

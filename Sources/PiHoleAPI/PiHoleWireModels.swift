@@ -8,10 +8,6 @@ import Foundation
 /// JSON bodies as a real FTL v6 sends them. Decoding is lenient where real devices
 /// differ from the OpenAPI documents.
 enum PiHoleWire {
-    struct LoginRequest: Encodable {
-        let password: String
-    }
-
     struct SessionBody: Decodable {
         let valid: Bool?
         let sid: String?
@@ -94,9 +90,11 @@ enum PiHoleWire {
         let version: Version
     }
 
-    struct DomainRequest: Encodable {
-        let domain: String
-        let comment: String?
+    /// `POST /api/domains/{list}/{kind}`: the comment only when there is one.
+    static func domainRequest(domain: String, comment: String?) -> Data {
+        var fields: [String: JSONValue] = ["domain": .string(domain)]
+        if let comment { fields["comment"] = .string(comment) }
+        return Data(JSONValue.object(fields).encoded())
     }
 
     struct ProcessedResponse: Decodable {

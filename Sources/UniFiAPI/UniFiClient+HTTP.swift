@@ -44,7 +44,7 @@ extension UniFiClient {
     func decode<T: Decodable>(_ type: T.Type, _ response: UpstreamResponse, what: String) throws(UniFiError) -> T {
         let value = try json(response, what: what)
         do {
-            return try JSONDecoder().decode(T.self, from: Data(value.encoded()))
+            return try value.decode(T.self)
         } catch {
             throw UniFiErrorMapping.undecodable(what, status: response.status)
         }

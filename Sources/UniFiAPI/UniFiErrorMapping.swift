@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONDocument
 import UpstreamHTTP
 
 /// Turns HTTP outcomes into ``UniFiError``. Pure functions: no I/O.
@@ -26,8 +27,8 @@ enum UniFiErrorMapping {
     }
 
     static func error(status: Int, body: Data, retryAfterHeader: String?) -> UniFiError {
-        let api = try? JSONDecoder().decode(APIError.self, from: body)
-        let proxy = try? JSONDecoder().decode(ProxyError.self, from: body)
+        let api = JSONValue.decode(APIError.self, from: body)
+        let proxy = JSONValue.decode(ProxyError.self, from: body)
         let apiCode = api?.code
         let controllerMessage = api?.message ?? proxy?.error.message ?? ""
         let retryAfter = RetryAfter.parse(retryAfterHeader)

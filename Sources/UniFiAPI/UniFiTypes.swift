@@ -16,9 +16,8 @@ public struct UniFiSite: Sendable, Equatable, Decodable, CustomStringConvertible
 
 /// One page of a collection: `{"offset","limit","count","totalCount","data":[…]}`.
 ///
-/// Read from the parsed JSON itself, not through JSONDecoder: its items stay `JSONValue`, which
-/// JSONDecoder rebuilt from the page printed again, through a container per value (most of a
-/// large refresh's time).
+/// Read from the parsed JSON itself, not decoded: its items stay `JSONValue`, which a `Decodable`
+/// would rebuild through a container per value (most of a large refresh's time).
 struct UniFiPage: Sendable {
     let offset: Int
     let limit: Int

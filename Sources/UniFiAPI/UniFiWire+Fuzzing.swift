@@ -12,7 +12,7 @@ package enum UniFiWireFuzzing {
     package static func readEveryAnswer(_ body: Data) {
         _ = UniFiErrorMapping.error(status: 400, body: body, retryAfterHeader: nil)
         guard let value = JSONValue.parse(body) else { return }
-        _ = try? JSONDecoder().decode(UniFiInfo.self, from: Data(value.encoded()))
+        _ = try? value.decode(UniFiInfo.self)
         for kind in UniFiRuleKind.allCases {
             _ = try? UniFiRule(kind: kind, raw: value)
         }

@@ -22,11 +22,6 @@ struct TimerFile: Sendable {
         url = URL(fileURLWithPath: directory).appendingPathComponent(Self.name)
     }
 
-    private struct Contents: Codable {
-        var version: Int
-        var timers: [PersistedTimer]
-    }
-
     enum LoadError: Error {
         case unreadable(String)
     }
@@ -35,12 +30,16 @@ struct TimerFile: Sendable {
     func load() throws(LoadError) -> [PersistedTimer] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         do {
-            let data = try Data(contentsOf: url)
-            let contents = try Self.decoder.decode(Contents.self, from: data)
-            guard contents.version == Self.formatVersion else {
-                throw LoadError.unreadable("format version \(contents.version), this bridge writes \(Self.formatVersion)")
+            guard let contents = JSONValue.parse(try Data(contentsOf: url)) else { throw LoadError.unreadable("not JSON") }
+            guard let version = contents["version"]?.numberValue, version == Double(Self.formatVersion) else {
+                throw LoadError.unreadable("format version \(contents["version"]?.encodedString() ?? "missing"), this bridge writes \(Self.formatVersion)")
             }
-            return contents.timers
+            guard let listed = contents["timers"]?.arrayValue else { throw LoadError.unreadable("no list of timers") }
+            let timers = listed.compactMap(PersistedTimer.init(json:))
+            guard timers.count == listed.count else {
+                throw LoadError.unreadable("a timer lacks its integration, key, restore or ISO 8601 dueAt")
+            }
+            return timers
         } catch let error as LoadError {
             throw error
         } catch {
@@ -56,7 +55,8 @@ struct TimerFile: Sendable {
     }
 
     func save(_ timers: [PersistedTimer]) throws {
-        let data = try Self.encoder.encode(Contents(version: Self.formatVersion, timers: timers))
+        let contents: JSONValue = ["version": .number(Double(Self.formatVersion)), "timers": .array(timers.map(\.json))]
+        let data = Data(contents.encoded())
         let temporary = url.path + ".tmp"
         try Self.writeDurably(data, to: temporary)
         guard rename(temporary, url.path) == 0 else { throw Self.lastPOSIXError() }
@@ -81,17 +81,4 @@ struct TimerFile: Sendable {
     private static func lastPOSIXError() -> POSIXError {
         POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return encoder
-    }()
-
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
 }
