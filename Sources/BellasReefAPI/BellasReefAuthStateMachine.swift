@@ -118,16 +118,26 @@ public struct BellasReefAuthStateMachine: Sendable {
     /// A renewal that fails leaves the old token in use while it is still valid.
     @discardableResult
     public mutating func loginFailed(_ error: BellasReefError, now: Date) -> Duration {
-        if case .renewing(let token) = state, !token.isExpired(at: now) {
-            state = .active(BellasReefToken(replacing: token))
-        } else {
-            state = .noToken
-        }
+        endLoginAttempt(now: now)
         consecutiveFailures += 1
         lastLoginError = error
         let delay = LoginBackoff.delay(consecutiveFailures: consecutiveFailures, retryAfter: error.retryAfter)
         backoffUntil = now.addingTimeInterval(delay.seconds)
         return delay
+    }
+
+    /// The login started by `.startLogin` was cancelled (the bridge is stopping): no failure is
+    /// counted, and the next caller starts again.
+    public mutating func loginCancelled(now: Date) {
+        endLoginAttempt(now: now)
+    }
+
+    private mutating func endLoginAttempt(now: Date) {
+        if case .renewing(let token) = state, !token.isExpired(at: now) {
+            state = .active(BellasReefToken(replacing: token))
+        } else {
+            state = .noToken
+        }
     }
 
     /// A request sent with `accessToken` was answered 401 (or with the core's plain-text 500).

@@ -53,20 +53,24 @@ extension BellasReefClient {
     /// Performs the login (or the refresh, falling back to a login), tells the machine and
     /// every waiting caller.
     private func obtainToken(refreshToken: String?) async throws -> String {
-        let result: Result<String, BellasReefError>
+        let result: Result<String, any Error>
         do {
             let token = try await refreshOrLogin(refreshToken: refreshToken)
             machine.loginSucceeded(token)
             result = .success(token.accessToken)
         } catch {
-            let failure = BellasReefErrorMapping.transport(error)
-            let delay = machine.loginFailed(failure, now: now())
-            logger.warning("Bella's Reef login failed", metadata: ["error": "\(failure)", "backoff": "\(delay)"])
+            let failure = BellasReefError.mapping(error)
+            if let failure = failure as? BellasReefError {
+                let delay = machine.loginFailed(failure, now: now())
+                logger.warning("Bella's Reef login failed", metadata: ["error": "\(failure)", "backoff": "\(delay)"])
+            } else {
+                machine.loginCancelled(now: now())
+            }
             result = .failure(failure)
         }
         let waiters = tokenWaiters
         tokenWaiters.removeAll()
-        for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+        for waiter in waiters { waiter.resume(with: result) }
         return try result.get()
     }
 
@@ -80,7 +84,7 @@ extension BellasReefClient {
             } catch {
                 logger.info(
                     "Bella's Reef refresh failed; logging in",
-                    metadata: ["error": "\(BellasReefErrorMapping.transport(error))"])
+                    metadata: ["error": "\(BellasReefError.mapping(error))"])
                 machine.refreshFailed()
             }
         }
@@ -98,7 +102,7 @@ extension BellasReefClient {
                 status: response.status, contentType: response.contentType, body: response.body, context: .login)
         }
         guard let grant = JSONValue.decode(TokenGrant.self, from: response.body) else {
-            throw BellasReefErrorMapping.undecodable("token answer", status: response.status)
+            throw BellasReefError.undecodable("token answer", status: response.status)
         }
         return BellasReefToken(accessToken: grant.accessToken, refreshToken: grant.refreshToken, receivedAt: now())
     }

@@ -50,7 +50,7 @@ extension BellasReefClient {
             logger.debug("Bella's Reef request", metadata: metadata.merging(["status": "\(status)"]) { $1 })
             return UpstreamResponse(response)
         } catch {
-            let failure = BellasReefErrorMapping.transport(error)
+            let failure = BellasReefError.mapping(error)
             logger.debug("Bella's Reef request failed", metadata: metadata.merging(["error": "\(failure)"]) { $1 })
             throw failure
         }
@@ -76,7 +76,7 @@ extension BellasReefClient {
     func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: UpstreamResponse, what: String) throws -> T {
         guard response.isSuccess else { throw failure(response) }
         guard let decoded = JSONValue.decode(T.self, from: response.body) else {
-            throw BellasReefErrorMapping.undecodable(what, status: response.status)
+            throw BellasReefError.undecodable(what, status: response.status)
         }
         return decoded
     }
@@ -86,7 +86,7 @@ extension BellasReefClient {
     func readSuccess<T>(_ response: UpstreamResponse, what: String, _ read: (JSONValue) -> T?) throws -> T {
         guard response.isSuccess else { throw failure(response) }
         guard let value = JSONValue.parse(response.body).flatMap(read) else {
-            throw BellasReefErrorMapping.undecodable(what, status: response.status)
+            throw BellasReefError.undecodable(what, status: response.status)
         }
         return value
     }

@@ -54,18 +54,18 @@ enum BellasReefErrorMapping {
         "outlet_timeout": .outletTimeout,
     ]
 
-    /// Any error thrown while sending or receiving: a ``BellasReefError`` passes through,
-    /// certificate trust failures are `.tls`, everything else (connect refused, timeout, dropped
-    /// connection) is `.transport`.
-    static func transport(_ error: any Error) -> BellasReefError {
-        if let error = error as? BellasReefError { return error }
-        if let trust = UpstreamError.trustFailure(error) { return BellasReefError(.tls, trust) }
-        if error is CancellationError { return BellasReefError(.transport, "cancelled") }
-        return BellasReefError(.transport, String(describing: error))
+}
+
+extension BellasReefError: UpstreamClientError {
+    public static func untrusted(_ message: String) -> BellasReefError {
+        BellasReefError(.tls, message)
     }
 
-    /// A success status whose body could not be decoded.
-    static func undecodable(_ what: String, status: Int) -> BellasReefError {
+    public static func transportFailure(_ message: String, cause: UpstreamError?) -> BellasReefError {
+        BellasReefError(.transport, message)
+    }
+
+    public static func undecodable(_ what: String, status: Int) -> BellasReefError {
         BellasReefError(.unexpectedResponse, "could not decode \(what)", status: status)
     }
 }

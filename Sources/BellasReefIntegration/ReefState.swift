@@ -39,7 +39,7 @@ final class ReefState: Sendable {
 
     func serviceFailed(_ service: BellasReefService, _ error: any Error) {
         // A request cut short because the bridge is stopping says nothing of the service.
-        guard !Task.isCancelled else { return }
+        guard !(error is CancellationError) else { return }
         let previousError = update { snapshot in
             defer {
                 snapshot.services[service, default: ServiceStatus()].available = false

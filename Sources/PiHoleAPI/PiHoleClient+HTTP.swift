@@ -26,7 +26,7 @@ extension PiHoleClient {
             logger.debug("Pi-hole request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(response.status)"])
             return response
         } catch {
-            let failure = PiHoleErrorMapping.transport(error)
+            let failure = PiHoleError.mapping(error)
             logger.debug("Pi-hole request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])
             throw failure
         }

@@ -20,7 +20,7 @@ extension PiHoleClient {
             let response = try await send(.GET, "/api/auth/sessions", body: nil, sid: sid, maxBodySize: AnswerSize.list)
             guard response.isSuccess else { throw mapFailure(response) }
             guard let sessions = JSONValue.decode(PiHoleWire.SessionsResponse.self, from: response.body)?.sessions else {
-                throw PiHoleErrorMapping.undecodable("session list", status: response.status)
+                throw PiHoleError.undecodable("session list", status: response.status)
             }
             guard let own = sessions.first(where: { $0.currentSession == true }) else {
                 throw PiHoleError(.unexpectedResponse, "the session list does not mark this client's session as current")
@@ -39,7 +39,7 @@ extension PiHoleClient {
         } catch {
             logger.warning(
                 "could not end the Pi-hole sessions that logins with lost answers may have left; trying again at the next login",
-                metadata: ["error": "\(PiHoleErrorMapping.transport(error))", "logins": "\(machine.loginsWithLostAnswers)"])
+                metadata: ["error": "\(PiHoleError.mapping(error))", "logins": "\(machine.loginsWithLostAnswers)"])
         }
     }
 }

@@ -175,7 +175,7 @@ public actor PiHoleClient {
             guard let session = JSONValue.decode(PiHoleWire.AuthResponse.self, from: response.body)?.session
             else {
                 // A mangled answer: the login may well have made a session.
-                var failure = PiHoleErrorMapping.undecodable("login response", status: response.status)
+                var failure = PiHoleError.undecodable("login response", status: response.status)
                 failure.requestMayHaveArrived = true
                 throw failure
             }
@@ -189,7 +189,10 @@ public actor PiHoleClient {
             if machine.loginsWithLostAnswers > 0 { await endSessionsOfLostLogins(using: sid) }
             return sid
         } catch {
-            let failure = PiHoleErrorMapping.transport(error)
+            guard let failure = PiHoleError.mapping(error) as? PiHoleError else {
+                machine.loginCancelled()
+                throw error
+            }
             let delay = machine.loginFailed(
                 failure, now: now(), answerLost: failure.requestMayHaveArrived, jitter: Double.random(in: 0...1))
             logger.warning(
@@ -219,7 +222,7 @@ public actor PiHoleClient {
                         .DELETE, "/api/auth", body: nil, sid: sid, timeout: Self.logoutTimeout)
                     logger.info("Pi-hole logout", metadata: ["status": "\(response.status)"])
                 } catch {
-                    logger.info("Pi-hole logout failed", metadata: ["error": "\(PiHoleErrorMapping.transport(error))"])
+                    logger.info("Pi-hole logout failed", metadata: ["error": "\(PiHoleError.mapping(error))"])
                 }
                 return
             }
@@ -239,7 +242,7 @@ public actor PiHoleClient {
     /// A 2xx body as `read` makes it, or the failure mapped; `what` names it when `read` cannot.
     private func readSuccess<T>(_ response: UpstreamResponse, what: String, _ read: (Data) -> T?) throws -> T {
         guard response.isSuccess else { throw mapFailure(response) }
-        guard let value = read(response.body) else { throw PiHoleErrorMapping.undecodable(what, status: response.status) }
+        guard let value = read(response.body) else { throw PiHoleError.undecodable(what, status: response.status) }
         return value
     }
 

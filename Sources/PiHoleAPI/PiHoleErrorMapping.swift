@@ -52,19 +52,23 @@ enum PiHoleErrorMapping {
         }
     }
 
-    /// Any error thrown while sending or receiving: a ``PiHoleError`` passes through,
-    /// everything else (connect refused, timeout, dropped connection) is `.transport`.
-    static func transport(_ error: any Error) -> PiHoleError {
-        if let error = error as? PiHoleError { return error }
-        if let trust = UpstreamError.trustFailure(error) { return PiHoleError(.tls, trust) }
-        var failure = PiHoleError(.transport, error is CancellationError ? "cancelled" : String(describing: error))
-        let code = (error as? UpstreamError)?.code
+}
+
+extension PiHoleError: UpstreamClientError {
+    public static func untrusted(_ message: String) -> PiHoleError {
+        PiHoleError(.tls, message)
+    }
+
+    /// Counted as a request that may have arrived unless it surely did not leave (no connection,
+    /// no client, no URL): a login so lost may hold a seat.
+    public static func transportFailure(_ message: String, cause: UpstreamError?) -> PiHoleError {
+        var failure = PiHoleError(.transport, message)
+        let code = cause?.code
         failure.requestMayHaveArrived = code != .connectFailed && code != .shutDown && code != .invalidURL
         return failure
     }
 
-    /// A body that could not be decoded.
-    static func undecodable(_ what: String, status: Int) -> PiHoleError {
+    public static func undecodable(_ what: String, status: Int) -> PiHoleError {
         PiHoleError(.unexpectedResponse, "could not decode \(what)", status: status)
     }
 }

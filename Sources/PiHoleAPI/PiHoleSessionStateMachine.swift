@@ -125,6 +125,13 @@ public struct PiHoleSessionStateMachine: Sendable {
         return delay
     }
 
+    /// The login was cancelled (the bridge is stopping) after it may have been sent: no failure
+    /// is counted, but the session it may have made is ended with the others at logout.
+    public mutating func loginCancelled() {
+        state = .noSession
+        loginsWithLostAnswers += 1
+    }
+
     /// The shortest wait before a login that got no answer is tried again (at most twice that).
     public static let retryAfterNoAnswer: Duration = .seconds(2)
 

@@ -175,7 +175,7 @@ actor PiHoleInstance {
 
     private func markUnavailable(_ error: any Error) {
         // A request cut short because the bridge is stopping says nothing of the Pi-hole.
-        guard !Task.isCancelled else { return }
+        guard !(error is CancellationError) else { return }
         let isTLS = (error as? PiHoleError)?.code == .tls
         // Log the change, not every failed poll: a Pi-hole that is away for an hour writes one line.
         // A certificate problem is logged again when its words change: the handshake refused by a

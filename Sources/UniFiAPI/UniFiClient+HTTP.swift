@@ -24,7 +24,7 @@ extension UniFiClient {
             logger.debug("UniFi request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(status)"])
             return UpstreamResponse(response)
         } catch {
-            let failure = UniFiErrorMapping.transport(error)
+            let failure = UniFiError.mapping(error)
             logger.debug("UniFi request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])
             throw failure
         }
@@ -36,7 +36,7 @@ extension UniFiClient {
             throw UniFiErrorMapping.error(status: response.status, body: response.body, retryAfterHeader: response.retryAfter)
         }
         guard let value = JSONValue.parse(response.body) else {
-            throw UniFiErrorMapping.undecodable(what, status: response.status)
+            throw UniFiError.undecodable(what, status: response.status)
         }
         return value
     }
@@ -46,17 +46,17 @@ extension UniFiClient {
         do {
             return try value.decode(T.self)
         } catch {
-            throw UniFiErrorMapping.undecodable(what, status: response.status)
+            throw UniFiError.undecodable(what, status: response.status)
         }
     }
 
     /// An HTTP client for `connection`, TLS trust as its `tls` says (a pin is checked now).
     /// The caller owns it and must `shutdown()` it.
-    public static func makeHTTPClient(for connection: UniFiConnection) async throws(UniFiError) -> UpstreamHTTPClient {
+    public static func makeHTTPClient(for connection: UniFiConnection) async throws -> UpstreamHTTPClient {
         do {
             return try await UpstreamHTTPClient.make(baseURL: connection.controllerURL, tls: connection.tls)
         } catch {
-            throw UniFiErrorMapping.transport(error)
+            throw UniFiError.mapping(error)
         }
     }
 }

@@ -108,7 +108,7 @@ public struct UniFiClient: Sendable {
             if let filter { query += "&filter=" + filter.queryValue }
             let response = try await send(.GET, path + query, maxBodySize: AnswerSize.list)
             guard let page = UniFiPage(try json(response, what: what)) else {
-                throw UniFiErrorMapping.undecodable(what, status: response.status)
+                throw UniFiError.undecodable(what, status: response.status)
             }
             guard page.offset == offset else {
                 throw UniFiError(

@@ -51,16 +51,18 @@ enum UniFiErrorMapping {
         }
     }
 
-    /// Any error thrown while connecting, sending or receiving: a ``UniFiError`` passes through,
-    /// certificate trust failures are `.tls`, everything else is `.transport`.
-    static func transport(_ error: any Error) -> UniFiError {
-        if let error = error as? UniFiError { return error }
-        if let trust = UpstreamError.trustFailure(error) { return UniFiError(.tls, trust) }
-        if error is CancellationError { return UniFiError(.transport, "cancelled") }
-        return UniFiError(.transport, String(describing: error))
+}
+
+extension UniFiError: UpstreamClientError {
+    public static func untrusted(_ message: String) -> UniFiError {
+        UniFiError(.tls, message)
     }
 
-    static func undecodable(_ what: String, status: Int) -> UniFiError {
+    public static func transportFailure(_ message: String, cause: UpstreamError?) -> UniFiError {
+        UniFiError(.transport, message)
+    }
+
+    public static func undecodable(_ what: String, status: Int) -> UniFiError {
         UniFiError(.unexpectedResponse, "could not decode \(what)", status: status)
     }
 }

@@ -156,7 +156,7 @@ actor UniFiController {
 
     private func markUnavailable(_ error: any Error) {
         // A request cut short because the bridge is stopping says nothing of the console.
-        guard !Task.isCancelled else { return }
+        guard !(error is CancellationError) else { return }
         let isTLS = (error as? UniFiError)?.code == .tls
         // Log the change, not every failed poll. A certificate problem is logged again when its
         // words change: the handshake refused by a pin says little, the next probe names both fingerprints.
