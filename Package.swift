@@ -107,7 +107,6 @@ let package = Package(
         // Pi-hole v6: the REST client, the integration, and a simulator for tests and the demo.
         .target(name: "PiHoleAPI", dependencies: [
             "BridgeRuntime", "UpstreamHTTP", "PlainText", "JSONDocument",
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "PiHoleIntegration", dependencies: [

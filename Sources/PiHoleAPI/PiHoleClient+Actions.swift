@@ -1,10 +1,10 @@
-import NIOConcurrencyHelpers
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import NIOCore
+import Synchronization
 
 extension PiHoleClient {
     /// `POST /api/action/gravity`: updates the blocklists and answers once the run has ended.
@@ -39,14 +39,13 @@ extension PiHoleClient {
 }
 
 /// A ``PiHoleGravityOutput`` the streaming body reader can feed from its own task.
-private final class GravityOutputCollector: @unchecked Sendable {
+private final class GravityOutputCollector: Sendable {
     // Chunks arrive one after another; the lock only makes the hand-over to the caller safe.
-    private let lock = NIOLock()
-    private var output = PiHoleGravityOutput()
+    private let output = Mutex(PiHoleGravityOutput())
 
     @Sendable func append(_ chunk: ByteBuffer) {
-        lock.withLock { output.append(chunk.readableBytesView) }
+        output.withLock { $0.append(chunk.readableBytesView) }
     }
 
-    var result: PiHoleGravityResult { lock.withLock { output.result } }
+    var result: PiHoleGravityResult { output.withLock { $0.result } }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PlainText
 import UpstreamHTTP
 
 extension PiHoleClient {
@@ -19,7 +20,7 @@ extension PiHoleClient {
     /// it, no `enabled` enables). A missing group is `.notFound` and no PUT is sent, because
     /// FTL's PUT would create it. Returns the group as the PUT answered.
     public func setGroupEnabled(_ name: String, _ enabled: Bool) async throws -> PiHoleGroup {
-        let path = "/api/groups/\(Self.percentEncodePathSegment(name))"
+        let path = "/api/groups/\(name.percentEncodedPathSegment)"
         let read = try await authenticated(.GET, path)
         // An unknown name is answered 200 with an empty list.
         let listed = try decodeSuccess(PiHoleWire.GroupsResponse.self, read, what: "group").groups

@@ -32,24 +32,6 @@ extension PiHoleClient {
         }
     }
 
-    /// Percent-encodes everything but RFC 3986 unreserved characters, so that a regex or
-    /// unicode domain survives as one path segment.
-    public static func percentEncodePathSegment(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return result
-    }
-
     /// An HTTP client for `connection`, TLS trust as its `tls` says (a pin is checked now).
     /// The caller owns it and must `shutdown()` it.
     public static func makeHTTPClient(for connection: PiHoleConnection) async throws -> UpstreamHTTPClient {

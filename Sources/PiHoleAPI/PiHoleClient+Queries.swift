@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PlainText
 import UpstreamHTTP
 
 extension PiHoleClient {
@@ -21,7 +22,7 @@ extension PiHoleClient {
         guard limit > 0 else { return PiHoleQueryPage(queries: [], recordsFiltered: nil) }
         var path = "/api/queries?from=\(Int(from.timeIntervalSince1970.rounded(.down)))"
         path += "&until=\(Int(until.timeIntervalSince1970.rounded(.up)))&upstream=blocklist&length=\(limit)"
-        if let clientIP { path += "&client_ip=\(Self.percentEncodePathSegment(clientIP))" }
+        if let clientIP { path += "&client_ip=\(clientIP.percentEncodedPathSegment)" }
         let response = try await authenticated(.GET, path, maxBodySize: AnswerSize.list)
         let body = try decodeSuccess(PiHoleWire.QueriesResponse.self, response, what: "query log")
         let blocked = body.queries.filter { $0.status.map(Self.blockedStatuses.contains) ?? false }

@@ -6,6 +6,7 @@ import Foundation
 import JSONDocument
 import Logging
 import NIOHTTP1
+import PlainText
 import Synchronization
 import UpstreamHTTP
 
@@ -93,7 +94,7 @@ public actor PiHoleClient {
 
     /// `DELETE /api/domains/{list}/{kind}/{domain}` (percent-encoded). 404 → `.notFound`.
     public func removeDomain(_ domain: String, from list: PiHoleDomainList, kind: PiHoleDomainKind) async throws {
-        let path = "/api/domains/\(list.rawValue)/\(kind.rawValue)/\(Self.percentEncodePathSegment(domain))"
+        let path = "/api/domains/\(list.rawValue)/\(kind.rawValue)/\(domain.percentEncodedPathSegment)"
         let response = try await authenticated(.DELETE, path)
         switch response.status {
         case 200..<300:

@@ -11,15 +11,15 @@ extension PiHoleSimulator {
 
     /// Adds queries to the log, as if the Pi-hole had answered them (the oldest are dropped past 100,000).
     public func recordQueries(_ queries: [SimulatedQuery]) {
-        core.withLock { $0.queryLog.record(queries) }
+        core.withLockedValue { $0.queryLog.record(queries) }
     }
 
     /// Queries in the log.
-    public var queryCount: Int { core.withLock { $0.queryLog.entries.count } }
+    public var queryCount: Int { core.withLockedValue { $0.queryLog.entries.count } }
 
     /// The blocklist's size and the time of its last update (`nil`: unknown, answered as `0`).
     public func setGravity(domains: Int, lastUpdate: Date?) {
-        core.withLock {
+        core.withLockedValue {
             $0.gravity.domains = domains
             $0.gravity.lastUpdate = lastUpdate
         }
@@ -30,30 +30,30 @@ extension PiHoleSimulator {
     /// How the next `POST /api/action/gravity` goes: its output is streamed over `duration`,
     /// with `[✗]` lines when `fails`.
     public func setGravityRun(duration: Duration, fails: Bool = false) {
-        core.withLock {
+        core.withLockedValue {
             $0.gravity.runDuration = duration
             $0.gravity.runFails = fails
         }
     }
 
     /// Gravity runs started.
-    public var gravityRuns: Int { core.withLock { $0.gravity.runsStarted } }
+    public var gravityRuns: Int { core.withLockedValue { $0.gravity.runsStarted } }
     /// Gravity runs whose output has been written to the end.
-    public var gravityRunsFinished: Int { core.withLock { $0.gravity.runsFinished } }
-    public var isGravityRunning: Bool { core.withLock { $0.gravity.isRunning } }
-    public var gravityLastUpdate: Date? { core.withLock { $0.gravity.lastUpdate } }
+    public var gravityRunsFinished: Int { core.withLockedValue { $0.gravity.runsFinished } }
+    public var isGravityRunning: Bool { core.withLockedValue { $0.gravity.isRunning } }
+    public var gravityLastUpdate: Date? { core.withLockedValue { $0.gravity.lastUpdate } }
 
     // MARK: - Actions
 
     /// `webserver.api.allow_destructive`: `false` refuses restartdns and the log flush with 403.
     public func setAllowDestructive(_ allowed: Bool) {
-        core.withLock { $0.allowDestructive = allowed }
+        core.withLockedValue { $0.allowDestructive = allowed }
     }
 
     /// Successful `POST /api/action/restartdns` calls.
-    public var dnsRestarts: Int { core.withLock { $0.dnsRestarts } }
+    public var dnsRestarts: Int { core.withLockedValue { $0.dnsRestarts } }
     /// Successful `POST /api/action/flush/logs` calls.
-    public var logFlushes: Int { core.withLock { $0.logFlushes } }
+    public var logFlushes: Int { core.withLockedValue { $0.logFlushes } }
 
     // MARK: - Groups
 
@@ -61,30 +61,30 @@ extension PiHoleSimulator {
     @discardableResult
     public func addGroup(name: String, comment: String? = nil, enabled: Bool = true) -> Bool {
         let now = clock.now()
-        return core.withLock { $0.groups.add(name: name, comment: comment, enabled: enabled, now: now) }
+        return core.withLockedValue { $0.groups.add(name: name, comment: comment, enabled: enabled, now: now) }
     }
 
     @discardableResult
     public func removeGroup(name: String) -> Bool {
-        core.withLock { $0.groups.remove(name) }
+        core.withLockedValue { $0.groups.remove(name) }
     }
 
     /// Enables or disables a group behind the bridge's back; `false` when there is no such group.
     @discardableResult
     public func setGroupEnabled(name: String, enabled: Bool) -> Bool {
         let now = clock.now()
-        return core.withLock { $0.groups.update(name, now: now) { $0.enabled = enabled } }
+        return core.withLockedValue { $0.groups.update(name, now: now) { $0.enabled = enabled } }
     }
 
     public func group(named name: String) -> SimulatedGroup? {
-        core.withLock { $0.groups.named(name) }
+        core.withLockedValue { $0.groups.named(name) }
     }
 
-    public var groups: [SimulatedGroup] { core.withLock { $0.groups.all } }
+    public var groups: [SimulatedGroup] { core.withLockedValue { $0.groups.all } }
     /// `PUT /api/groups/{name}` requests with a JSON body.
-    public var groupPutCount: Int { core.withLock { $0.groups.putCount } }
+    public var groupPutCount: Int { core.withLockedValue { $0.groups.putCount } }
     /// Groups a PUT created because its name was unknown (what FTL does).
-    public var groupsCreatedByPut: Int { core.withLock { $0.groups.createdByPut } }
+    public var groupsCreatedByPut: Int { core.withLockedValue { $0.groups.createdByPut } }
 
     // MARK: - Sessions, messages, versions
 
@@ -93,7 +93,7 @@ extension PiHoleSimulator {
     @discardableResult
     public func addForeignSessions(count: Int) -> Int {
         let now = clock.now()
-        return core.withLock { state in
+        return core.withLockedValue { state in
             (0..<count).filter { index in
                 state.openSession(
                     now: now, isApp: false, remoteAddress: "192.168.1.\(100 + index % 100)",
@@ -104,11 +104,11 @@ extension PiHoleSimulator {
 
     /// What `/api/info/messages/count` answers.
     public func setMessageCount(_ count: Int) {
-        core.withLock { $0.messageCount = count }
+        core.withLockedValue { $0.messageCount = count }
     }
 
     /// Every component's `remote.version` (`nil`: the installed one, i.e. up to date).
     public func setLatestVersion(_ version: String?) {
-        core.withLock { $0.latestVersion = version }
+        core.withLockedValue { $0.latestVersion = version }
     }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import NIOConcurrencyHelpers
 import SimulatorSupport
 
 /// An in-process Pi-hole v6 that behaves like a real FTL v6.4.1 in the points that matter to
@@ -11,7 +12,7 @@ import SimulatorSupport
 /// login rate limiting, both 401 body shapes, 201-on-duplicate, 404-with-only-`took`,
 /// lowercased domains, `not_found` for unknown paths. Records the newest requests for tests.
 public final class PiHoleSimulator: Sendable {
-    let core: Locked<SimulatorState>
+    let core: NIOLockedValueBox<SimulatorState>
     private let listener: SimulatorListener<PiHoleSimulatorResponder>
     let clock: PiHoleSimulatorClock
 
@@ -24,7 +25,7 @@ public final class PiHoleSimulator: Sendable {
         requestLogCapacity: Int = RequestLog.defaultCapacity,
         logger: Logger? = nil
     ) {
-        let core = Locked(SimulatorState(
+        let core = NIOLockedValueBox(SimulatorState(
             password: password, hostName: hostName, version: version, maxSessions: maxSessions,
             requests: RequestLog(capacity: requestLogCapacity)))
         self.core = core
@@ -46,7 +47,7 @@ public final class PiHoleSimulator: Sendable {
     /// and reuses the same port on a later `start()` (after `stop()` or the `.down` fault).
     public func start(host: String = "127.0.0.1", port: Int = 0, certificate: ServedCertificate? = nil) async throws {
         try await listener.start(host: host, port: port, certificate: certificate)
-        core.withLock { if $0.fault == .down { $0.fault = nil } }
+        core.withLockedValue { if $0.fault == .down { $0.fault = nil } }
     }
 
     /// Stops listening and waits until the server task has ended. Sessions and data are kept.
@@ -68,15 +69,15 @@ public final class PiHoleSimulator: Sendable {
     // MARK: - Observation
 
     /// The requests received, in order (auth included): the newest `requestLogCapacity`.
-    public var requests: [RecordedRequest] { core.withLock { $0.requests.requests } }
+    public var requests: [RecordedRequest] { core.withLockedValue { $0.requests.requests } }
     /// Every request received since the start or the last `clearRequests()`, kept or not.
-    public var requestTotal: Int { core.withLock { $0.requests.total } }
+    public var requestTotal: Int { core.withLockedValue { $0.requests.total } }
     /// `POST /api/auth` attempts.
-    public var loginCount: Int { core.withLock { $0.loginCount } }
+    public var loginCount: Int { core.withLockedValue { $0.loginCount } }
     /// Sessions not yet expired.
     public var activeSessionCount: Int {
         let now = clock.now()
-        return core.withLock { state in
+        return core.withLockedValue { state in
             state.pruneSessions(now: now)
             return state.sessions.count
         }
@@ -84,7 +85,7 @@ public final class PiHoleSimulator: Sendable {
     /// The user agent of each session not yet expired (`nil`: none was sent), by seat.
     public var sessionUserAgents: [String?] {
         let now = clock.now()
-        return core.withLock { state in
+        return core.withLockedValue { state in
             state.pruneSessions(now: now)
             return state.sessions.values.sorted { $0.id < $1.id }.map(\.userAgent)
         }
@@ -92,7 +93,7 @@ public final class PiHoleSimulator: Sendable {
 
     public var blocking: PiHoleBlockingState {
         let now = clock.now()
-        return core.withLock { state in
+        return core.withLockedValue { state in
             state.settleTimer(now: now)
             return state.blockingEnabled ? .enabled : .disabled
         }
@@ -100,7 +101,7 @@ public final class PiHoleSimulator: Sendable {
     /// Seconds until a temporary blocking change reverts.
     public var timerRemaining: Double? {
         let now = clock.now()
-        return core.withLock { state in
+        return core.withLockedValue { state in
             state.settleTimer(now: now)
             return state.revertAt.map { $0.timeIntervalSince(now) }
         }
@@ -108,17 +109,17 @@ public final class PiHoleSimulator: Sendable {
 
     /// Domains on `list` (`allow`/`deny`) of `kind` (`exact`/`regex`), in insertion order.
     public func domains(_ list: String, kind: String) -> [String] {
-        core.withLock { $0.domains.filter { $0.list == list && $0.kind == kind }.map(\.domain) }
+        core.withLockedValue { $0.domains.filter { $0.list == list && $0.kind == kind }.map(\.domain) }
     }
 
     public func clearRequests() {
-        core.withLock { $0.requests.removeAll() }
+        core.withLockedValue { $0.requests.removeAll() }
     }
 
     // MARK: - Control
 
     public func expireAllSessions() {
-        core.withLock { $0.sessions.removeAll() }
+        core.withLockedValue { $0.sessions.removeAll() }
     }
 
     /// Opens a session as another client would (the web interface, Home Assistant), from the
@@ -126,29 +127,29 @@ public final class PiHoleSimulator: Sendable {
     @discardableResult
     public func openSession(userAgent: String?) -> String? {
         let now = clock.now()
-        return core.withLock { $0.openSession(now: now, isApp: false, remoteAddress: "127.0.0.1", userAgent: userAgent) }
+        return core.withLockedValue { $0.openSession(now: now, isApp: false, remoteAddress: "127.0.0.1", userAgent: userAgent) }
     }
 
     public func setPassword(_ new: String) {
-        core.withLock { $0.password = new }
+        core.withLockedValue { $0.password = new }
     }
 
     /// Turns two-factor authentication on (the web password then needs a TOTP code, which the
     /// simulator never accepts) with `appPassword` as an app password that skips it; `nil` turns it off.
     public func setTwoFactor(appPassword: String?) {
-        core.withLock { $0.appPasswordWithTwoFactor = appPassword }
+        core.withLockedValue { $0.appPasswordWithTwoFactor = appPassword }
     }
 
     /// Answers `GET /api/info/version` with `null` for core's and web's versions, as FTL does
     /// when it does not know them.
     public func setOnlyFTLVersionKnown(_ on: Bool) {
-        core.withLock { $0.onlyFTLVersionKnown = on }
+        core.withLockedValue { $0.onlyFTLVersionKnown = on }
     }
 
     /// Sets a fault (`nil` clears it). `.down` stops the listener; clearing it listens again
     /// on the same port.
     public func setFault(_ fault: Fault?) async throws {
-        let previous = core.withLock { state -> Fault? in
+        let previous = core.withLockedValue { state -> Fault? in
             defer { state.fault = fault }
             return state.fault
         }
@@ -159,12 +160,12 @@ public final class PiHoleSimulator: Sendable {
         }
     }
 
-    public var fault: Fault? { core.withLock { $0.fault } }
+    public var fault: Fault? { core.withLockedValue { $0.fault } }
 
     /// Sets blocking directly, as if changed on the Pi-hole itself.
     public func setBlocking(enabled: Bool, timer: Double?) {
         let now = clock.now()
-        core.withLock { state in
+        core.withLockedValue { state in
             state.blockingEnabled = enabled
             state.revertAt = timer.map { now.addingTimeInterval($0) }
         }

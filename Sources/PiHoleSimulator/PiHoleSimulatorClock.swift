@@ -27,34 +27,20 @@ public struct PiHoleSimulatorClock: Sendable {
 
 /// A settable clock for tests.
 public final class PiHoleSimulatorManualClock: Sendable {
-    private let current: Locked<Date>
+    private let current: NIOLockedValueBox<Date>
 
     public init(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        current = Locked(start)
+        current = NIOLockedValueBox(start)
     }
 
-    public var now: Date { current.withLock { $0 } }
+    public var now: Date { current.withLockedValue { $0 } }
 
     public func advance(by seconds: TimeInterval) {
-        current.withLock { $0 += seconds }
+        current.withLockedValue { $0 += seconds }
     }
 
     public func advance(by duration: Duration) {
         let (s, atto) = duration.components
         advance(by: Double(s) + Double(atto) / 1e18)
-    }
-}
-
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NIOLock()
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

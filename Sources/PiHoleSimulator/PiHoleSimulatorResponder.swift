@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import PlainText
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -13,7 +14,7 @@ import SimulatorSupport
 struct PiHoleSimulatorResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
-    let core: Locked<SimulatorState>
+    let core: NIOLockedValueBox<SimulatorState>
     let clock: PiHoleSimulatorClock
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -30,7 +31,7 @@ struct PiHoleSimulatorResponder: HTTPResponder {
             body: bodyData)
 
         let now = clock.now()
-        let (fault, outcome): (PiHoleSimulator.Fault?, SimulatedResponse?) = core.withLock { state in
+        let (fault, outcome): (PiHoleSimulator.Fault?, SimulatedResponse?) = core.withLockedValue { state in
             state.requests.append(recorded)
             switch state.fault {
             case .serverError, .dropConnections:
@@ -72,10 +73,10 @@ struct PiHoleSimulatorResponder: HTTPResponder {
                         try await writer.write(ByteBuffer(bytes: chunk))
                     }
                 } catch {
-                    core.withLock { stream.ended(&$0, clock.now()) }
+                    core.withLockedValue { stream.ended(&$0, clock.now()) }
                     throw error
                 }
-                core.withLock { stream.ended(&$0, clock.now()) }
+                core.withLockedValue { stream.ended(&$0, clock.now()) }
                 try await writer.finish(nil)
             })
     }

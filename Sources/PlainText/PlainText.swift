@@ -39,6 +39,12 @@ extension String {
         return String(decoding: encoded, as: UTF8.self)
     }
 
+    /// Everything but RFC 3986's unreserved characters escaped: one URL path segment (or query
+    /// value) whatever the text holds, a regex or a unicode domain included.
+    public var percentEncodedPathSegment: String {
+        percentEncoded(keeping: \.isUnreservedInURL)
+    }
+
     /// `%XX` escapes decoded as UTF-8; `nil` for a malformed escape or bytes that are not UTF-8,
     /// as `removingPercentEncoding` answers. The simulators decode every path segment of every
     /// request with it.

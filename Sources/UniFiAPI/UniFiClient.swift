@@ -1,5 +1,6 @@
 import JSONDocument
 import Logging
+import PlainText
 import UpstreamHTTP
 
 /// Client for UniFi Network's Integration API (`/proxy/network/integration/v1/…`, `X-API-KEY`).
@@ -86,11 +87,11 @@ public struct UniFiClient: Sendable {
     // MARK: - Paths and pages
 
     func collectionPath(_ kind: UniFiRuleKind, site: String) -> String {
-        "/v1/sites/\(PercentEncoding.encode(site))\(kind.collectionPath)"
+        "/v1/sites/\(site.percentEncodedPathSegment)\(kind.collectionPath)"
     }
 
     func rulePath(_ kind: UniFiRuleKind, site: String, id: String) -> String {
-        collectionPath(kind, site: site) + "/" + PercentEncoding.encode(id)
+        collectionPath(kind, site: site) + "/" + id.percentEncodedPathSegment
     }
 
     /// Reads pages of `pageLimit` until one is empty or the items reach `totalCount`.

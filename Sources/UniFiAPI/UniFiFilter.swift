@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PlainText
 
 /// A `filter` query value in the Integration API's language: `name.like('downtime*')`,
 /// `and(enabled.eq(true), metadata.origin.eq('USER_DEFINED'))`. Built only through these
@@ -76,7 +77,7 @@ public struct UniFiFilter: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The whole expression percent-encoded for the query string (RFC 3986 unreserved kept).
-    public var queryValue: String { PercentEncoding.encode(expression) }
+    public var queryValue: String { expression.percentEncodedPathSegment }
 
     public var description: String { expression }
 

@@ -171,13 +171,6 @@ struct BackoffTests {
         #expect(map(418, "").code == .unexpectedResponse)
     }
 
-    @Test func percentEncoding() {
-        #expect(PiHoleClient.percentEncodePathSegment("example.com") == "example.com")
-        #expect(PiHoleClient.percentEncodePathSegment("(^|\\.)ads\\.com$") == "%28%5E%7C%5C.%29ads%5C.com%24")
-        #expect(PiHoleClient.percentEncodePathSegment("a/b?c") == "a%2Fb%3Fc")
-        #expect(PiHoleClient.percentEncodePathSegment("ä") == "%C3%A4")
-    }
-
     @Test func descriptionHasNoPassword() {
         let connection = PiHoleConnection(baseURL: "http://x", password: "hunter2")
         #expect(!connection.description.contains("hunter2"))

@@ -33,6 +33,13 @@ import Testing
         #expect("\u{1}\u{7F}".percentEncoded(keeping: { _ in false }) == "%01%7F")
     }
 
+    @Test func aPathSegmentKeepsOnlyTheUnreservedCharacters() {
+        #expect("example.com".percentEncodedPathSegment == "example.com")
+        #expect("(^|\\.)ads\\.com$".percentEncodedPathSegment == "%28%5E%7C%5C.%29ads%5C.com%24")
+        #expect("a/b?c&d=e f~_-".percentEncodedPathSegment == "a%2Fb%3Fc%26d%3De%20f~_-")
+        #expect("ä".percentEncodedPathSegment == "%C3%A4")
+    }
+
     /// As `UUID(uuidString:)?.uuidString.lowercased()` answers, which the ids were read with.
     @Test func readsAUUIDInEitherCaseAsItsLowercaseForm() {
         #expect("0B3C7E2A-41D8-4F7B-9C1E-AAF0D2E4B6C8".lowercasedUUID == "0b3c7e2a-41d8-4f7b-9c1e-aaf0d2e4b6c8")
