@@ -107,19 +107,8 @@ public final class ChildProcess: Sendable {
     /// Non-blocking: true while the child has not exited. Reaps it once it has.
     public var isRunning: Bool { reaped() == nil }
 
-    /// Waits for the child to exit and gives its exit code, holding no thread meanwhile: Swift's
-    /// concurrency pool has one thread per core, and a wait that blocks one (as `terminate()`'s
-    /// loop does) stalls every task of the process. Seen: whole test runs stalled for seconds on
-    /// a loaded machine while `openssl` made certificates.
-    public func exitCode() async throws -> Int32 {
-        while true {
-            if let code = reaped() { return code }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-
     /// The exit code once the child has exited, reaping it then; nil while it runs.
-    private func reaped() -> Int32? {
+    func reaped() -> Int32? {
         exitStatus.withLock { exitStatus in
             guard exitStatus == nil else { return exitStatus }
             var status: Int32 = 0
@@ -135,13 +124,6 @@ public final class ChildProcess: Sendable {
 
     public func signal(_ signal: Int32) {
         kill(pid, signal)
-    }
-
-    /// Sends `signal` and waits for the child to exit.
-    public func terminate(signal: Int32 = SIGTERM) {
-        guard isRunning else { return }
-        kill(pid, signal)
-        while isRunning { usleep(1_000) }
     }
 }
 

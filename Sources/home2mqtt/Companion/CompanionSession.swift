@@ -20,6 +20,8 @@ final class CompanionSession: Sendable {
     let deadline: ContinuousClock.Instant
     private let client: MQTTClient
     private let inbox = Inbox()
+    /// Signalled at every message received and at a failed publish: the waits below look again then.
+    private let changes = Wakeup()
 
     private init(endpoint: CompanionEndpoint, client: MQTTClient, timeout: Duration) {
         self.endpoint = endpoint
@@ -52,7 +54,10 @@ final class CompanionSession: Sendable {
     }
 
     private func collectMessages() async {
-        for await message in client.messages { inbox.append(message) }
+        for await message in client.messages {
+            inbox.append(message)
+            changes.signal()
+        }
     }
 
     private static func connect(_ endpoint: CompanionEndpoint, timeout: Duration) async throws(CompanionFailure) -> CompanionSession {
@@ -93,7 +98,7 @@ final class CompanionSession: Sendable {
         try checkBridgeOnline()
 
         let published = PublishOutcome()
-        let client = client
+        let client = client, changes = changes
         let properties = MQTTProperties(responseTopic: replyTopic, correlationData: correlation)
         // The publish (its PUBACK) runs beside the wait for the answer, which may come first.
         let answer = await withTaskGroup(of: Void.self) { group in
@@ -102,6 +107,7 @@ final class CompanionSession: Sendable {
                     try await client.publish(topic, payload: Array(payload.utf8), qos: .atLeastOnce, properties: properties)
                 } catch {
                     published.fail(error as? MQTTError ?? MQTTError(.library, "\(error)"))
+                    changes.signal()
                 }
             }
             defer { group.cancelAll() }
@@ -136,10 +142,11 @@ final class CompanionSession: Sendable {
                 throw .unreachable("the command to \(topic) was not delivered: \(Self.describe(error))")
             }
             try checkBridgeOnline()
-            if ContinuousClock.now >= deadline {
+            let now = ContinuousClock.now
+            if now >= deadline {
                 throw .unreachable(noAnswerMessage)
             }
-            try? await Task.sleep(for: .milliseconds(10))
+            await changes.wait(atMost: deadline - now)
         }
     }
 
@@ -177,7 +184,10 @@ final class CompanionSession: Sendable {
             let stateSeen = inbox.first(where: { $0.retain && $0.topic == topics.state }) != nil
             let quietSince = inbox.lastArrival ?? subscribed
             if now - quietSince >= quiet, stateSeen || now - subscribed >= settle { break }
-            try? await Task.sleep(for: .milliseconds(10))
+            // Unless another message comes first, the state is complete once it has been quiet
+            // long enough (and, without bridge/state, once the settling time has passed).
+            let complete = max(quietSince + quiet, stateSeen ? now : subscribed + settle)
+            await changes.wait(atMost: min(complete, deadline) - now)
         }
         var state: [String: MQTTMessage] = [:]
         for message in inbox.messages where message.retain { state[message.topic] = message }
