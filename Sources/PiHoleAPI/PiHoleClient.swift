@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import BridgeRuntime
 import FoundationEssentials
 #else
 import Foundation
@@ -109,12 +110,7 @@ public actor PiHoleClient {
 
     /// `DELETE /api/auth` if a session exists. Never throws; returns within about 2 s.
     public func logout() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.performLogout() }
-            group.addTask { try? await Task.sleep(for: Self.logoutTimeout) }
-            await group.next()
-            group.cancelAll()
-        }
+        _ = await withTimeLimit(Self.logoutTimeout) { await self.performLogout() }
     }
 
     // MARK: - Session handling

@@ -41,7 +41,7 @@ final class MosquittoService: Service {
         let exitedByItself: Bool
         do {
             try await cancelWhenGracefulShutdown {
-                while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+                _ = try await process.exitCode()
             }
             exitedByItself = true
         } catch {
