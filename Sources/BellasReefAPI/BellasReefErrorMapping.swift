@@ -57,16 +57,9 @@ enum BellasReefErrorMapping {
 }
 
 extension BellasReefError: UpstreamClientError {
-    public static func untrusted(_ message: String) -> BellasReefError {
-        BellasReefError(.tls, message)
-    }
-
-    public static func transportFailure(_ message: String, cause: UpstreamError?) -> BellasReefError {
-        BellasReefError(.transport, message)
-    }
-
-    public static func undecodable(_ what: String, status: Int) -> BellasReefError {
-        BellasReefError(.unexpectedResponse, "could not decode \(what)", status: status)
+    public init(upstreamFailure failure: UpstreamFailure) {
+        let code: Code = switch failure.kind { case .untrusted: .tls; case .transport: .transport; case .undecodable: .unexpectedResponse }
+        self.init(code, failure.message, status: failure.status)
     }
 }
 

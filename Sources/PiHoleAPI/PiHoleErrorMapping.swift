@@ -55,20 +55,12 @@ enum PiHoleErrorMapping {
 }
 
 extension PiHoleError: UpstreamClientError {
-    public static func untrusted(_ message: String) -> PiHoleError {
-        PiHoleError(.tls, message)
-    }
-
-    /// Counted as a request that may have arrived unless it surely did not leave (no connection,
-    /// no client, no URL): a login so lost may hold a seat.
-    public static func transportFailure(_ message: String, cause: UpstreamError?) -> PiHoleError {
-        var failure = PiHoleError(.transport, message)
-        let code = cause?.code
-        failure.requestMayHaveArrived = code != .connectFailed && code != .shutDown && code != .invalidURL
-        return failure
-    }
-
-    public static func undecodable(_ what: String, status: Int) -> PiHoleError {
-        PiHoleError(.unexpectedResponse, "could not decode \(what)", status: status)
+    /// A transport failure counts as a request that may have arrived unless it surely did not
+    /// leave (no connection, no client, no URL): a login so lost may hold a seat.
+    public init(upstreamFailure failure: UpstreamFailure) {
+        let code: Code = switch failure.kind { case .untrusted: .tls; case .transport: .transport; case .undecodable: .unexpectedResponse }
+        self.init(code, failure.message, status: failure.status)
+        let unsent: [UpstreamError.Code?] = [.connectFailed, .shutDown, .invalidURL]
+        requestMayHaveArrived = failure.kind == .transport && !unsent.contains(failure.cause?.code)
     }
 }

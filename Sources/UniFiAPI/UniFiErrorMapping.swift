@@ -54,15 +54,8 @@ enum UniFiErrorMapping {
 }
 
 extension UniFiError: UpstreamClientError {
-    public static func untrusted(_ message: String) -> UniFiError {
-        UniFiError(.tls, message)
-    }
-
-    public static func transportFailure(_ message: String, cause: UpstreamError?) -> UniFiError {
-        UniFiError(.transport, message)
-    }
-
-    public static func undecodable(_ what: String, status: Int) -> UniFiError {
-        UniFiError(.unexpectedResponse, "could not decode \(what)", status: status)
+    public init(upstreamFailure failure: UpstreamFailure) {
+        let code: Code = switch failure.kind { case .untrusted: .tls; case .transport: .transport; case .undecodable: .unexpectedResponse }
+        self.init(code, failure.message, status: failure.status)
     }
 }
