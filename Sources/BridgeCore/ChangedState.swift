@@ -17,6 +17,12 @@ public struct ChangedState: Sendable {
 
     public init() {}
 
+    /// As if each of `topics` had been published with something no message equals: a successor
+    /// publishes every topic again, and its first whole state clears those it no longer has.
+    init(inheriting topics: Set<String>) {
+        for topic in topics { last[topic] = (.cleared, 0) }
+    }
+
     /// The messages that differ from what went out last, remembered as sent. Clearing a topic
     /// is a change only when something was published there.
     public mutating func changes(_ messages: [(topic: String, message: StateMessage)]) -> [(topic: String, message: StateMessage)] {
