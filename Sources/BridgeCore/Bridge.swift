@@ -32,6 +32,8 @@ public final class Bridge: Service {
     let events: BridgeEvents
     /// A reload runs; another is refused meanwhile.
     let isReloading = Mutex(false)
+    /// Online with every integration launched, and not yet shutting down: a reload may stop and start them.
+    let isServing = Atomic<Bool>(false)
     private let startedAt = ContinuousClock.now
     /// Messages the dispatcher is done with (routed, or answered itself): see `readEveryCommand`.
     private let messagesHandled = Atomic<Int>(0)
@@ -108,6 +110,7 @@ public final class Bridge: Service {
         logControl.forward(to: { feed.publish($0) })
         logger.info("bridge online", metadata: ["base_topic": "\(topics.base)", "integrations": "\(running.all.map(\.name))"])
         for run in running.all { _ = running.launch(run) }
+        isServing.store(true, ordering: .releasing)
 
         // Layers, each outliving the one inside it. At a graceful shutdown the background tasks
         // end and every integration run stops its polls, then closes its queue and answers what it
@@ -125,6 +128,7 @@ public final class Bridge: Service {
                         try? await gracefulShutdown()
                         background.cancelAll()
                     }
+                    self.isServing.store(false, ordering: .releasing)
                     requests.close()
                     self.running.stopAll()
                 }

@@ -90,6 +90,22 @@ import Testing
             let waiting = try await observer.command("home/bridge/request/reload")
             #expect(waiting["data"]?["not_applied"] == ["mqtt.keepalive"], "\(waiting)")
             #expect(waiting["data"]?["unchanged"] == ["pihole"])
+
+            // Without its section the integration is removed: logged out, its state and entities cleared.
+            try "mqtt:\n  port: \(observer.client.configuration.port)\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let gone = try await observer.command("home/bridge/request/reload")
+            #expect(gone["data"]?["removed"] == ["pihole"], "\(gone)")
+            #expect(second.activeSessionCount == 0)
+            let discovered = Set(observer.recorder.messages.filter { $0.topic.contains("/home2mqtt_home/pihole") }.map(\.topic))
+            #expect(!discovered.isEmpty)
+            var last: [String: [UInt8]] = [:]
+            let commands: Set = ["home/pihole/pause", "home/pihole/pause/response"]
+            for message in observer.recorder.messages where message.topic.hasPrefix("home/pihole") && !commands.contains(message.topic)
+                || discovered.contains(message.topic) {
+                last[message.topic] = message.payload
+            }
+            #expect(last.filter { !$0.value.isEmpty }.keys.sorted() == [], "every Pi-hole topic and entity cleared")
+            #expect(try await observer.latest("home/bridge/info") { $0["integrations"] == [] }["integrations"] == [])
         }
     }
 
@@ -109,6 +125,21 @@ import Testing
             #expect(bridge.child.isRunning)
             #expect(try await observer.command("home/pihole/second/pause", "30")["status"] == "ok")
             #expect(simulators["second"]!.blocking == .disabled)
+        }
+    }
+
+    /// A bridge still waiting for its broker has nothing to reload: SIGHUP neither ends nor hangs it.
+    @Test func sighupBeforeTheBrokerIsRefusedAndSigtermStillStops() async throws {
+        try await LoopbackPort.withRefusing { nobody in
+            let bridge = try BridgeProcess(["run"], environment: ["HOME2MQTT_MQTT__PORT": String(nobody), "HOME2MQTT_BRIDGE__LOG_LEVEL": "debug"])
+            defer { bridge.child.terminate(signal: SIGKILL) }
+            try await waitUntil("a connect attempt failed", timeout: .seconds(20)) { bridge.output.contains("MQTT connect attempt failed") }
+            bridge.signal(SIGHUP)
+            try await waitUntil("the reload refused") { bridge.output.contains("the bridge is starting or shutting down") }
+            #expect(bridge.child.isRunning)
+            bridge.signal(SIGTERM)
+            let result = try await bridge.finish(timeout: .seconds(10))
+            #expect(result.status == 0, "\(result.stderr)")
         }
     }
 }

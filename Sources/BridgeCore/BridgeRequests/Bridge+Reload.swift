@@ -16,6 +16,10 @@ extension Bridge {
         }
         guard isFirst else { return .failure(CommandError("a reload is already running")) }
         defer { isReloading.withLock { $0 = false } }
+        guard isServing.load(ordering: .acquiring) else {
+            logger.warning("configuration not reloaded: the bridge is starting or shutting down")
+            return .failure(CommandError("not reloaded: the bridge is starting or shutting down"))
+        }
         guard let source else { return .failure(CommandError("this bridge was started without a configuration to read again")) }
 
         let loaded: ConfigurationSource.Loaded
