@@ -111,17 +111,22 @@ import Testing
 
     @Test func sighupReloadsAsTheRequestDoes() async throws {
         try await Self.withBridge { config, write, simulators, bridge, observer in
-            try write(simulators, "bridge:\n  log_level: debug\n")
+            try write(simulators, "bridge:\n  log_level: debug\n  log_format: json\n")
             bridge.signal(SIGHUP)
             _ = try await observer.latest("home/pihole/second", timeout: .seconds(20)) { $0["available"] == true }
             let event = try await observer.recorder.first { $0.topic == "home/bridge/event" }
             #expect(JSONValue.parse(event.payload)?["type"] == "configuration_reloaded")
             #expect(try await observer.command("home/bridge/request/log_level")["data"] == ["level": "debug"])
+            #expect(bridge.output.contains(#""msg":"configuration reloaded""#), "the log format applied at once")
 
             try "pihole:\n  instances: nope\n".write(toFile: config, atomically: true, encoding: .utf8)
             bridge.signal(SIGHUP)
             try await waitUntil("the refusal logged") { bridge.output.contains("configuration not reloaded") }
             #expect(bridge.output.contains("pihole.instances"))
+            // The refusal is an error, and so on home/bridge/logging too.
+            let logged = try await observer.recorder.first { $0.topic == "home/bridge/logging" && $0.payloadString?.contains("pihole.instances") == true }
+            #expect(JSONValue.parse(logged.payload)?["level"] == "error")
+            #expect(JSONValue.parse(logged.payload)?["logger"] == "home2mqtt")
             #expect(bridge.child.isRunning)
             #expect(try await observer.command("home/pihole/second/pause", "30")["status"] == "ok")
             #expect(simulators["second"]!.blocking == .disabled)

@@ -23,19 +23,24 @@ extension Bridge {
         guard let source else { return .failure(CommandError("this bridge was started without a configuration to read again")) }
 
         let loaded: ConfigurationSource.Loaded
-        let runs = running.all
-        let plan: ReloadPlan
         do throws(ConfigError) {
             loaded = try source.load()
-            plan = ReloadPlan(
-                from: current.withLock { $0.tree }, to: loaded.configuration.tree, running: runs.map(\.name),
-                wanted: loaded.integrations.map(\.name), started: configuration.tree)
-            for integration in loaded.integrations where plan.added.contains(integration.name) || plan.changed.contains(integration.name) {
-                try await integration.checkConfigurationWithUpstream()
-            }
         } catch {
-            logger.error("configuration not reloaded: the running one is kept", metadata: ["error": "\(error)"])
-            return .failure(CommandError("configuration not reloaded, the running one is kept: \(error)"))
+            return refuse(error)
+        }
+        let runs = running.all
+        let plan = ReloadPlan(
+            from: current.withLock { $0.tree }, to: loaded.configuration.tree, running: runs.map(\.name),
+            wanted: loaded.integrations.map(\.name), started: configuration.tree)
+        let starting = loaded.integrations.filter { plan.added.contains($0.name) || plan.changed.contains($0.name) }
+        do throws(ConfigError) {
+            for integration in starting { try await integration.checkConfigurationWithUpstream() }
+        } catch {
+            // What the checks opened upstream is released: these never run.
+            await withDiscardingTaskGroup { group in
+                for integration in starting { group.addTask { await integration.shutdown() } }
+            }
+            return refuse(error)
         }
 
         current.withLock { $0 = loaded.configuration }
@@ -60,12 +65,17 @@ extension Bridge {
         return .success(plan.payload)
     }
 
+    private func refuse(_ error: ConfigError) -> Result<JSONValue, CommandError> {
+        logger.error("configuration not reloaded: the running one is kept", metadata: ["error": "\(error)"])
+        return .failure(CommandError("configuration not reloaded, the running one is kept: \(error)"))
+    }
+
     private func add(_ integration: any Integration) async {
         let run = makeRun(integration)
         running.insert(run)
         await subscribe(run)
         await discovery?.setDeclaredEntities(integration.discoveryEntities(topics: run.context.topics), of: run.name)
-        _ = running.launch(run)
+        await launch(run)
     }
 
     /// The section changed: commands go to the successor from now on (and wait there), the
@@ -79,7 +89,7 @@ extension Bridge {
         events.availability.forget(integration: run.name)
         successor.context.retained.inherit(from: run.context.retained)
         await discovery?.setDeclaredEntities(integration.discoveryEntities(topics: successor.context.topics), of: run.name)
-        _ = running.launch(successor)
+        await launch(successor)
     }
 
     /// The section went away: no more commands, the integration stops and logs out, and what it
@@ -101,6 +111,14 @@ extension Bridge {
         if await withTimeLimit(.seconds(3), { await integration.shutdown() }) == nil {
             logger.warning("integration did not finish shutting down in 3 s", metadata: ["integration": "\(run.name)"])
         }
+    }
+
+    /// Starts `run`; once the bridge is shutting down it is not started, but the commands that
+    /// were routed to it meanwhile are still answered.
+    private func launch(_ run: IntegrationRun) async {
+        guard !running.launch(run) else { return }
+        run.stop()
+        await run.run()
     }
 
     private func subscribe(_ run: IntegrationRun) async {

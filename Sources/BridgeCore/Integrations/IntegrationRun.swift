@@ -14,15 +14,18 @@ final class IntegrationRun: Sendable {
     var name: String { integration.name }
 
     /// Polls and carries out commands until `stop()`; then the polls end, and the commands it
-    /// holds are answered before this returns.
+    /// holds are answered before this returns. Stopped before it ran (the bridge began shutting
+    /// down meanwhile), it only answers the commands it holds.
     func run() async {
         let integration = integration, context = context
         await withDiscardingTaskGroup { commands in
             commands.addTask { await self.queue.run() }
-            await withDiscardingTaskGroup { polling in
-                polling.addTask { await integration.run(context: context) }
-                await stopRequested.wait()
-                polling.cancelAll()
+            if !stopRequested.isOpen {
+                await withDiscardingTaskGroup { polling in
+                    polling.addTask { await integration.run(context: context) }
+                    await stopRequested.wait()
+                    polling.cancelAll()
+                }
             }
             queue.close()
         }

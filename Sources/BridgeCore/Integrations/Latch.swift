@@ -18,6 +18,8 @@ final class Latch: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isOpen = state.withLock { state in
