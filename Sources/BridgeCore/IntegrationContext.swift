@@ -43,6 +43,7 @@ public struct IntegrationContext: Sendable {
 
     /// Clears a retained state topic (an empty retained message), for a thing that went away.
     public func clearState(_ relativeTopic: String) async {
+        events?.availability.forget(integration: topics.name, topic: relativeTopic)
         await publishRetained(relativeTopic, [])
     }
 

@@ -42,6 +42,14 @@ final class UpstreamAvailability: Sendable {
         }
     }
 
+    /// The thing went away (its state or availability topic was cleared).
+    func forget(integration: String, topic: String) {
+        state.withLock { state in
+            state.online[integration]?[topic] = nil
+            state.errors[integration]?[topic] = nil
+        }
+    }
+
     /// The integration went away (or starts again): nothing it said counts any more.
     func forget(integration: String) {
         state.withLock { state in

@@ -74,7 +74,7 @@ struct LogRecord: Sendable {
 }
 
 extension Logger.Level {
-    init(_ level: BridgeConfiguration.LogLevel) {
+    public init(_ level: BridgeConfiguration.LogLevel) {
         self = Logger.Level(rawValue: level.rawValue) ?? .info
     }
 }

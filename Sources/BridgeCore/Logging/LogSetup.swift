@@ -9,10 +9,6 @@ public enum LogSetup {
             ControlledLogHandler(inner: FormatChoosingHandler(label: label, control: control), label: label, control: control)
         }
     }
-
-    public static func bootstrap(format: BridgeConfiguration.LogFormat, level: BridgeConfiguration.LogLevel) {
-        bootstrap(control: LogControl(level: Logger.Level(level), format: format))
-    }
 }
 
 /// Text or JSON lines, whichever `control` says now.
