@@ -1,3 +1,4 @@
+import BellasReefTestSupport
 import BridgeCore
 import BridgeTestSupport
 import Foundation
@@ -145,6 +146,34 @@ import Testing
             bridge.signal(SIGTERM)
             let result = try await bridge.finish(timeout: .seconds(10))
             #expect(result.status == 0, "\(result.stderr)")
+        }
+    }
+
+    /// Bella's Reef keeps its published state itself: a changed section still clears what the
+    /// controller no longer serves (here the temperature service, turned off).
+    @Test func aChangedReefClearsWhatItNoLongerPublishes() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            let config = try BridgeProcess.writeConfig("mqtt:\n  port: \(fixture.broker.port)\n" + ReefFixture.yaml(fixture.simulator))
+            let bridge = try BridgeProcess(["run", "--config", config])
+            defer { bridge.child.terminate(signal: SIGKILL) }
+            try await Observer.watching(fixture.broker, subscribe: ["home/#"]) { observer in
+                _ = try await observer.latest("home/reef/temperature/availability", timeout: .seconds(20)) { $0 == "online" }
+                let probeTopics = { Set(observer.recorder.messages.map(\.topic).filter { $0.hasPrefix("home/reef/probe/") }) }
+                try await waitUntil("the probes published") { !probeTopics().isEmpty }
+                let probes = probeTopics()
+                try ("mqtt:\n  port: \(fixture.broker.port)\n" + ReefFixture.yaml(fixture.simulator, settings: ["temperature_url": "false"]))
+                    .write(toFile: config, atomically: true, encoding: .utf8)
+                let answer = try await observer.command("home/bridge/request/reload")
+                #expect(answer["data"]?["changed"] == ["reef"], "\(answer)")
+                try await waitUntil("the temperature topics cleared", timeout: .seconds(10)) {
+                    (probes.union(["home/reef/temperature/availability"])).allSatisfy { topic in
+                        observer.recorder.messages.last { $0.topic == topic }?.payload.isEmpty == true
+                    }
+                }
+                _ = try await observer.latest("home/reef/core/availability") { $0 == "online" }
+            }
+            bridge.signal(SIGTERM)
+            #expect(try await bridge.finish().status == 0)
         }
     }
 }
