@@ -141,7 +141,11 @@ public final class Bridge: Service {
     /// `base/bridge/request/+`, in a queue of its own: made while the bridge serves, as the
     /// requests reach into it.
     private func makeRequests() -> CommandQueue {
-        let requests = BridgeRequests(healthCheck: { self.healthCheck() }, logControl: logControl) { await self.reload() }
+        let requests = BridgeRequests(healthCheck: { self.healthCheck() }, logControl: logControl) {
+            // In a task of its own, which neither the request's time limit nor the shutdown
+            // cancels: a reload stopped half-way would leave integrations stopped, or logged in.
+            await Task(executorPreference: BridgeEventLoop.taskExecutor) { await self.reload() }.value
+        }
         let context = IntegrationContext(
             topics: IntegrationTopics(bridge: topics, name: requests.name), logger: logger,
             timers: IntegrationTimers(store: timers, integration: requests.name), client: client, health: health, discovery: nil)

@@ -14,7 +14,10 @@ extension Bridge {
             defer { busy = true }
             return !busy
         }
-        guard isFirst else { return .failure(CommandError("a reload is already running")) }
+        guard isFirst else {
+            logger.warning("configuration not reloaded: a reload is already running")
+            return .failure(CommandError("a reload is already running"))
+        }
         defer { isReloading.withLock { $0 = false } }
         guard isServing.load(ordering: .acquiring) else {
             logger.warning("configuration not reloaded: the bridge is starting or shutting down")
