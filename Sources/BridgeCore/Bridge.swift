@@ -25,9 +25,9 @@ public final class Bridge: Service {
     let source: ConfigurationSource?
     let client: MQTTClient
     let health = HealthRecorder()
-    let metrics: BridgeMetrics
+    private let metrics: BridgeMetrics
     private let timers: TimerStore
-    let responder: CommandResponder
+    private let responder: CommandResponder
     let discovery: DiscoveryPublisher?
     let events: BridgeEvents
     /// A reload runs; another is refused meanwhile.
