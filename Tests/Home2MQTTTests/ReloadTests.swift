@@ -57,6 +57,9 @@ import Testing
             _ = try await observer.recorder.first(timeout: .seconds(10)) { $0.topic.contains("pihole_second") && $0.topic.hasSuffix("/config") }
             let event = try await observer.recorder.first { $0.topic == "home/bridge/event" }
             #expect(JSONValue.parse(event.payload)?["data"]?["changed"] == ["pihole"])
+            // The Pi-hole that stays keeps its entities in Home Assistant (and with them what the user set there).
+            #expect(observer.recorder.messages.contains { $0.topic.contains("pihole_first") && !$0.payload.isEmpty })
+            #expect(!observer.recorder.messages.contains { $0.topic.contains("pihole_first") && $0.payload.isEmpty })
 
             try write(["second": second], "")
             let removed = try await observer.command("home/bridge/request/reload")
