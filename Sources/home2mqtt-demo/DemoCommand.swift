@@ -33,7 +33,8 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LogSetup.bootstrap(format: .text, level: logLevel)
+        let logControl = LogControl(level: Logger.Level(logLevel))
+        LogSetup.bootstrap(control: logControl)
         let logger = Logger(label: "home2mqtt-demo")
         let broker = try DemoBroker.choose(host: mqttHost, port: mqttPort, brokerConfig: brokerConfig)
         var upstreams: [any RunningDemoUpstream] = []
@@ -43,7 +44,8 @@ struct DemoCommand: AsyncParsableCommand {
             }
             let yaml = DemoConfiguration.yaml(broker: broker.address, upstreams: upstreams, logLevel: logLevel)
             let setup = try BridgeSetup(configuration: DemoConfiguration.load(yaml), logger: logger)
-            let bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, logger: logger)
+            let bridge = try Bridge(
+                configuration: setup.configuration, integrations: setup.integrations, logger: logger, logControl: logControl)
             let announcer = DemoAnnouncer(broker: broker.address, upstreams: upstreams, logger: logger)
 
             // A graceful shutdown stops services in reverse order: the announcer, the bridge (which
