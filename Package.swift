@@ -244,7 +244,7 @@ let package = Package(
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
             "PiHoleTestSupport", "UniFiSimulator", "UniFiTestSupport", "UniFiIntegration", "BellasReefSimulator",
-            "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport",
+            "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport", "JSONDocument", "SimulatorSupport",
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: [
             "PiHoleAPI", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket", "SimulatorSupport",
