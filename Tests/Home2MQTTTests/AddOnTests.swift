@@ -36,6 +36,7 @@ import Testing
             try await waitUntil("the add-on's bridge to listen", timeout: .seconds(30)) { LoopbackPort.accepts(port: port) }
             return addOn
         }
+        defer { if addOn.child.isRunning { addOn.signal(SIGKILL) } }
         _ = try await observer.latest("home/pihole/main", timeout: .seconds(30)) { $0["available"] == true }
         #expect(try await observer.latest("home/bridge/state") == "online")
         #expect(supervisor.requests == ["GET /services/mqtt Bearer \(FakeSupervisor.token)"])
@@ -119,7 +120,9 @@ import Testing
         let data = try AddOn.scratchDirectory()
         let options = data + "/options.json"
         if let text = refusal.options { _ = try AddOn.writeOptions(in: data, text) }
-        let result = try await BridgeProcess([], environment: supervisor.environment(options: options, data: data), executable: Self.startScript).finish()
+        let addOn = try BridgeProcess([], environment: supervisor.environment(options: options, data: data), executable: Self.startScript)
+        defer { if addOn.child.isRunning { addOn.signal(SIGKILL) } }
+        let result = try await addOn.finish()
         #expect(result.status == 78)
         #expect(result.stderr.contains(refusal.message), "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("home2mqtt starting"))
