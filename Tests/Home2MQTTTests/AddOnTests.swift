@@ -29,12 +29,13 @@ import Testing
 
         // The page's listener moves to loopback (the add-on binds 0.0.0.0), through the bridge's
         // own environment overrides, which the start script hands on.
-        let addOn = try await LoopbackPort.withHeld { port in
-            let addOn = try BridgeProcess([], environment: supervisor.environment(options: options, data: data).merging([
-                "HOME2MQTT_BRIDGE__HEALTH__BIND_ADDRESS": "127.0.0.1", "HOME2MQTT_BRIDGE__HEALTH__PORT": "\(port)",
-            ], uniquingKeysWith: { $1 }), executable: Self.startScript)
+        let (addOn, loopback) = try await LoopbackPort.withHeld { port in
+            let loopback = ["HOME2MQTT_BRIDGE__HEALTH__BIND_ADDRESS": "127.0.0.1", "HOME2MQTT_BRIDGE__HEALTH__PORT": "\(port)"]
+            let addOn = try BridgeProcess(
+                [], environment: supervisor.environment(options: options, data: data).merging(loopback, uniquingKeysWith: { $1 }),
+                executable: Self.startScript)
             try await waitUntil("the add-on's bridge to listen", timeout: .seconds(30)) { LoopbackPort.accepts(port: port) }
-            return addOn
+            return (addOn, loopback)
         }
         defer { if addOn.child.isRunning { addOn.signal(SIGKILL) } }
         _ = try await observer.latest("home/pihole/main", timeout: .seconds(30)) { $0["available"] == true }
@@ -58,6 +59,8 @@ import Testing
         ], "an empty base_topic leaves the bridge's default")
         #expect(written["pihole"] == ["instances": [["id": "main", "url": .string(pihole.baseURL), "password": "correct horse", "insecure": false]]])
         #expect(written["unifi"] == nil && written["reef"] == nil)
+        // The image's HEALTHCHECK, on that file.
+        #expect(try await BridgeProcess(["healthcheck", "--config", config], environment: loopback).finish().status == 0)
         let mode = try FileManager.default.attributesOfItem(atPath: config)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the file holds the passwords")
 
