@@ -57,6 +57,7 @@ import Testing
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ha-addon-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: AddOn.folder, to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
+        try #require(FileManager.default.isExecutableFile(atPath: copy.appendingPathComponent("home2mqtt-addon").path), "a faithful copy")
         let file = copy.appendingPathComponent(breach.file)
         let text = try String(contentsOf: file, encoding: .utf8)
         try #require(text.contains(breach.replacing), "the breach no longer applies to \(breach.file)")
