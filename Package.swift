@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
             "PiHoleTestSupport", "UniFiSimulator", "UniFiTestSupport", "UniFiIntegration", "BellasReefSimulator",
-            "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport",
+            "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport", "JSONDocument", "SimulatorSupport",
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: [
             "PiHoleAPI", "BridgeRuntime", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket", "SimulatorSupport",
