@@ -8,9 +8,9 @@ import PiHoleAPI
 
 /// The configured clients of every Pi-hole by key: one client (`192.168.1.23`, `emma-tablet`)
 /// configured on several Pi-holes is one key, which the plain `client/<key>/…` topics act on.
-struct PiHoleClientRegistry: Sendable {
+struct PiHoleClientRegistry: PiHoleKeyedRegistry, Sendable {
     /// One client on one Pi-hole, as published.
-    struct Entry: Sendable, Equatable {
+    struct Entry: PiHoleKeyedEntry, Equatable {
         let pihole: String
         let key: String
         let client: PiHoleClientEntry
@@ -53,18 +53,6 @@ struct PiHoleClientRegistry: Sendable {
     /// stores it (a MAC address in either case).
     func client(for keyOrClient: String) -> String? {
         (entries.first { $0.key == keyOrClient } ?? entries.first { $0.client.client.lowercased() == keyOrClient.lowercased() })?.client.client
-    }
-
-    func entries(of pihole: String) -> [Entry] { entries.filter { $0.pihole == pihole } }
-
-    var keyList: String {
-        let keys = Array(Set(entries.map(\.key))).sorted()
-        return keys.isEmpty ? "none yet" : keys.prefix(20).joined(separator: ", ") + (keys.count > 20 ? ", …" : "")
-    }
-
-    /// `base/pihole/<id>/clients`: each client by key.
-    func payload(of pihole: String) -> JSONValue {
-        .object(Dictionary(entries(of: pihole).map { ($0.key, $0.payload) }) { first, _ in first })
     }
 
     /// `base/pihole/clients`: each client by key, its groups on each Pi-hole, and until when its
