@@ -109,9 +109,9 @@ extension Bridge {
 
     /// As at a shutdown: polls end, the commands it holds are answered, then it logs out (bounded).
     private func retire(_ run: IntegrationRun) async {
-        await run.stopAndWait()
+        await run.stopAndWait(refusing: CommandError("not carried out: \(run.name) was reloaded while the command waited; send it again"))
         let integration = run.integration
-        if await withTimeLimit(.seconds(3), { await integration.shutdown() }) == nil {
+        if case .expired = await withTimeLimit(.seconds(3), { await integration.shutdown() }) {
             logger.warning("integration did not finish shutting down in 3 s", metadata: ["integration": "\(run.name)"])
         }
     }

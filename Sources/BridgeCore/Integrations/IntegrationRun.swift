@@ -1,8 +1,12 @@
+import Synchronization
+
 /// One integration while it runs: its polling and its command queue, stoppable on its own (a
 /// reload that removes or changes it) or with the others (a graceful shutdown).
 final class IntegrationRun: Sendable {
     let queue: CommandQueue
     private let stopRequested = Latch()
+    /// What the commands it still holds when it stops are answered.
+    private let refusal = Mutex(CommandQueue.shuttingDown)
     private let finished = Latch()
 
     init(queue: CommandQueue) {
@@ -27,7 +31,7 @@ final class IntegrationRun: Sendable {
                     polling.cancelAll()
                 }
             }
-            queue.close()
+            queue.close(refusing: refusal.withLock { $0 })
         }
         finished.open()
     }
@@ -36,8 +40,10 @@ final class IntegrationRun: Sendable {
         stopRequested.open()
     }
 
-    /// Stops it and waits until `run` has returned. Only for a run that was started.
-    func stopAndWait() async {
+    /// Stops it and waits until `run` has returned; the commands it holds are answered with
+    /// `refusal`. Only for a run that was started.
+    func stopAndWait(refusing refusal: CommandError) async {
+        self.refusal.withLock { $0 = refusal }
         stop()
         await finished.wait()
     }
