@@ -28,20 +28,31 @@ public final class Bridge: Service {
     /// Signalled after each one, for `readEveryCommand` to wait on.
     private let messageHandled = Wakeup()
     private let isStopping = Atomic<Bool>(false)
+    /// What the page shows and how it sends commands (`bridge.web`); `nil` without the page.
+    let activity: BridgeActivity?
+    /// The integrations' command queues once the bridge is online: where the page's commands go.
+    let commandQueues = Mutex<[CommandQueue]>([])
 
     public init(
-        configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger
+        configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger,
+        activity: BridgeActivity? = nil
     ) throws {
         self.configuration = configuration
         self.integrations = integrations
         self.metrics = metrics
         self.logger = logger
+        self.activity = activity
         timers = try TimerStore(directory: configuration.bridge.stateDirectory, logger: logger)
-        client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger)
+        var onPublish: (@Sendable (String, [UInt8], Bool) -> Void)?
+        if let activity { onPublish = { topic, payload, retain in activity.published(topic, payload, retain: retain) } }
+        client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger, onPublish: onPublish)
     }
 
     /// Whether the broker connection is up now: what `/healthz` reports.
     public var isBrokerConnected: Bool { client.isConnected }
+
+    /// Successful reconnects to the broker since the start.
+    public var brokerReconnects: Int { client.reconnectCount }
 
     private var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
 
@@ -71,7 +82,7 @@ public final class Bridge: Service {
         // A bridge still waiting for its broker stops when told to, as one that is online does.
         try await cancelWhenGracefulShutdown { try await self.waitForBroker() }
 
-        let responder = CommandResponder(client: client, logger: logger)
+        let responder = CommandResponder(client: client, logger: logger, activity: activity)
         let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery() : nil
         let queues = integrations.map { integration in
             let topics = IntegrationTopics(bridge: topics, name: integration.name)
@@ -85,6 +96,7 @@ public final class Bridge: Service {
                 integration: integration, context: context, responder: responder,
                 timeLimit: configuration.bridge.commandTimeout, metrics: metrics)
         }
+        commandQueues.withLock { $0 = queues }
 
         for filter in queues.flatMap(\.filters) {
             try await client.subscribe(
@@ -167,6 +179,7 @@ public final class Bridge: Service {
             return
         }
         if let queue = queues.first(where: { $0.accepts(message.topic) }) {
+            activity?.received(message)
             queue.enqueue(message)
         } else {
             logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])

@@ -12,6 +12,7 @@ import Glibc
 import Logging
 import Prometheus
 import ServiceLifecycle
+import WebPage
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the bridge until SIGTERM or SIGINT.")
@@ -35,9 +36,13 @@ struct RunCommand: AsyncParsableCommand {
         let bridgeConfiguration = setup.configuration.bridge
         LogSetup.bootstrap(format: logFormat ?? bridgeConfiguration.logFormat, level: bridgeConfiguration.logLevel)
         let logger = Logger(label: "home2mqtt")
+        let web = bridgeConfiguration.web
+        let activity = web.enabled ? BridgeActivity(baseTopic: bridgeConfiguration.baseTopic) : nil
         let bridge: Bridge
         do {
-            bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger)
+            bridge = try Bridge(
+                configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger,
+                activity: activity)
         } catch let error as ConfigError {
             // The state directory is checked when the bridge opens it, not by check-config.
             writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
@@ -46,8 +51,10 @@ struct RunCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: bridge)]
         if bridgeConfiguration.health.enabled {
             // Last in the list: the group stops it first, so /healthz goes away before the bridge does.
+            let page = activity.map { PageSetup.routes(web, health: bridgeConfiguration.health, activity: $0, bridge: bridge, logger: logger) }
             let server = HealthServer(
-                configuration: bridgeConfiguration.health, registry: registry, logger: logger, isHealthy: { bridge.isBrokerConnected })
+                configuration: bridgeConfiguration.health, registry: registry, logger: logger, isHealthy: { bridge.isBrokerConnected },
+                page: page)
             services.append(.init(service: server))
         }
         let group = ServiceGroup(configuration: .init(
