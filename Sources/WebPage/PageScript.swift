@@ -70,23 +70,41 @@ enum PageScript {
             <td>${badge(get(availabilityTopic))}</td><td>${ago(since(availabilityTopic))}</td>
             <td>${ago(lastRead)}</td><td>${esc(error ?? '')}</td></tr>`;
         }
+        const objects = prefix => under(prefix).filter(([, value]) => value && typeof value === 'object');
+        const latest = times => times.filter(Boolean).sort().pop();
+        /// Each upstream of an integration: [name, availability topic, last successful read, last error].
+        function upstreams(name) {
+          if (name === 'pihole') return piholes().map(([id, p]) => [id, `pihole/${id}/availability`, p.last_seen, p.error]);
+          if (name === 'unifi') {
+            const rules = objects('unifi/rule/').map(([, r]) => r);
+            return objects('unifi/controller/').map(([id, c]) =>
+              [id, `unifi/controller/${id}/availability`, latest(rules.filter(r => r.controller === id).map(r => r.read_at)), c.error]);
+          }
+          if (name === 'reef') {
+            const health = get('reef/health') || {};
+            const reads = {
+              core: (get('reef/system') || {}).read_at,
+              temperature: latest(objects('reef/probe/').map(([, p]) => p.read_at)),
+              outlets: latest(objects('reef/outlet/').map(([, o]) => o.last_seen)),
+            };
+            return Object.keys(reads).filter(service => health[service]).map(service =>
+              [service, `reef/${service}/availability`, reads[service], health[service].error]);
+          }
+          return [];
+        }
         function renderUpstreams() {
           const info = get('bridge/info') || {};
           const lastSuccess = (get('bridge/health') || {}).last_success || {};
           const rows = [];
           for (const name of info.integrations || []) {
-            rows.push(upstreamRow(name, 'all', `${name}/availability`, lastSuccess[name], ''));
-            if (name === 'pihole') for (const [id, p] of piholes()) rows.push(upstreamRow(name, id, `pihole/${id}/availability`, p.last_seen, p.error));
-            if (name === 'unifi') for (const [id, c] of under('unifi/controller/')) if (c && typeof c === 'object') rows.push(upstreamRow(name, id, `unifi/controller/${id}/availability`, lastSuccess.unifi, c.error));
-            if (name === 'reef') {
-              const health = get('reef/health') || {};
-              for (const service of ['core', 'temperature', 'outlets']) if (health[service]) rows.push(upstreamRow(name, service, `reef/${service}/availability`, lastSuccess.reef, health[service].error));
-            }
+            const each = upstreams(name);
+            rows.push(upstreamRow(name, 'all', `${name}/availability`, latest([lastSuccess[name], ...each.map(u => u[2])]), ''));
+            for (const [upstream, availability, read, error] of each) rows.push(upstreamRow(name, upstream, availability, read, error));
           }
           $('#upstream-table tbody').innerHTML = rows.join('');
         }
 
-        const piholes = () => under('pihole/').filter(([, p]) => p && typeof p === 'object' && p.id);
+        const piholes = () => objects('pihole/').filter(([, p]) => p.id);
         function switchButtons(topic, kind, values) {
           return `<span class="control">${values.map(v => `<button type="button" data-topic="${esc(topic)}" data-kind="${kind}" data-value="${v}">${v}</button>`).join('')}
             <input class="for" data-topic="${esc(topic)}" type="number" min="1" placeholder="for s" aria-label="for seconds"></span>`;
@@ -95,7 +113,7 @@ enum PageScript {
           const list = piholes();
           $('#pihole').hidden = list.length === 0;
           const all = get('pihole') || {};
-          $('#pihole .controls-all').innerHTML = `<p>all: ${badge(all.blocking)} ${countdown(all.resumes_at, 'resumes')}
+          $('#pihole .aggregate').innerHTML = `<p>all: ${badge(all.blocking)} ${countdown(all.resumes_at, 'resumes')}
             <span class="controls-all"><button type="button" data-topic="pihole/pause" data-payload="30">pause all 30 s</button>
             <button type="button" data-topic="pihole/pause" data-payload="300">pause all 5 min</button>
             <button type="button" data-topic="pihole/resume" data-payload="">resume all</button></span></p>`;
@@ -113,27 +131,27 @@ enum PageScript {
               <table><thead><tr><th>group</th><th>state</th><th>restores</th><th class="control">switch</th></tr></thead><tbody>
               ${groups.map(([key, g]) => `<tr data-group="${esc(key)}"><td>${esc(g.name)}</td><td>${badge(g.enabled ? 'enabled' : 'disabled')}</td>
                 <td>${countdown(g.restore_at, g.restore_to ? 'on' : 'off')}</td>
-                <td>${g.default ? '' : switchButtons(`pihole/${id}/group/${key}/set`, 'group', ['on', 'off'])}</td></tr>`).join('')}
+                <td class="control">${g.default ? '' : switchButtons(`pihole/${id}/group/${key}/set`, 'group', ['on', 'off'])}</td></tr>`).join('')}
               </tbody></table></div>`;
           }).join('');
         }
         function renderUniFi() {
-          const rules = under('unifi/rule/').filter(([, r]) => r && typeof r === 'object');
+          const rules = objects('unifi/rule/');
           $('#unifi').hidden = rules.length === 0 && !get('unifi/availability');
           $('#unifi tbody').innerHTML = rules.map(([key, r]) => `<tr data-rule="${esc(key)}"><td>${esc(r.name)}</td><td>${esc(r.kind)}</td>
             <td>${badge(r.enabled ? 'on' : 'off')}</td><td>${countdown(r.restore_at, r.restore_to ? 'on' : 'off')}</td>
-            <td>${r.origin === 'USER_DEFINED' ? switchButtons(`unifi/rule/${key}/set`, 'rule', ['on', 'off']) : 'read-only'}</td></tr>`).join('');
+            <td class="control">${r.origin === 'USER_DEFINED' ? switchButtons(`unifi/rule/${key}/set`, 'rule', ['on', 'off']) : 'read-only'}</td></tr>`).join('');
         }
         function renderReef() {
-          const probes = under('reef/probe/').filter(([, p]) => p && typeof p === 'object');
-          const outlets = under('reef/outlet/').filter(([, o]) => o && typeof o === 'object');
+          const probes = objects('reef/probe/');
+          const outlets = objects('reef/outlet/');
           $('#reef').hidden = probes.length === 0 && outlets.length === 0 && !get('reef/availability');
           $('#probes tbody').innerHTML = probes.map(([key, p]) => `<tr data-probe="${esc(key)}"><td>${esc(p.name)}</td>
             <td>${p.value === null ? '—' : `${esc(p.value)} ${esc(p.unit)}`}</td><td>${badge(p.status)} ${esc(p.error ?? '')}</td></tr>`).join('');
           $('#outlets tbody').innerHTML = outlets.map(([key, o]) => `<tr data-outlet="${esc(key)}"><td>${esc(o.name)}</td><td>${badge(o.state)}</td>
             <td>${o.power_w === null || o.power_w === undefined ? '—' : `${esc(o.power_w)} W`}</td>
             <td>${countdown(o.restore_at, o.restore_state ?? '')}</td>
-            <td>${o.enabled ? switchButtons(`reef/outlet/${key}/set`, 'outlet', ['on', 'off', 'toggle']) : 'disabled'}</td></tr>`).join('');
+            <td class="control">${o.enabled ? switchButtons(`reef/outlet/${key}/set`, 'outlet', ['on', 'off', 'toggle']) : 'disabled'}</td></tr>`).join('');
         }
         function renderCommands() {
           $('#commands tbody').innerHTML = model.commands.slice().reverse().map(c => `<tr><td>${esc(new Date(c.time).toLocaleTimeString())}</td>
@@ -231,7 +249,7 @@ enum PageScript {
           source.addEventListener('bridge', event => { bridge(JSON.parse(event.data)); renderBridge(); tick(); });
           source.onerror = () => { model.streaming = false; render(); };
         }
-        function bridge(status) { model.bridge = status; if (status.now) model.skew = Date.parse(status.now) - Date.now(); }
+        function bridge(status) { model.bridge = status; if (status.now_ms) model.skew = status.now_ms - Date.now(); }
 
         document.addEventListener('DOMContentLoaded', () => {
           if (controls === 'ready') controlsReady();

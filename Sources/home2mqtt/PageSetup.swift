@@ -18,7 +18,7 @@ enum PageSetup {
             configuration: web, activity: activity,
             status: {
                 [
-                    "version": .string(Bridge.version), "started_at": .string(startedAt.iso8601), "now": .string(Date().iso8601),
+                    "version": .string(Bridge.version), "started_at": .string(startedAt.iso8601), "now_ms": .number((Date().timeIntervalSince1970 * 1000).rounded()),
                     "broker_connected": .bool(bridge.isBrokerConnected), "reconnects": .number(Double(bridge.brokerReconnects)),
                 ]
             },
