@@ -299,6 +299,10 @@ let package = Package(
         .testTarget(name: "WebPageTests", dependencies: [
             "WebPage", "BridgeCore", "AllUpstreamsTestSupport", "BridgeTestSupport", "MQTTTestSupport", "PiHoleSimulator",
             "PiHoleTestSupport", "UpstreamHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // The page in headless Chromium against the real executable and the three simulators;
         // scripts/test runs it in a pass of its own (a browser takes a core while it starts).
