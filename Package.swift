@@ -297,7 +297,7 @@ let package = Package(
         ], exclude: ["home_assistant_client.py"]),
         // The page (bridge.web): its parts alone, and the real executable with its HTTP requests.
         .testTarget(name: "WebPageTests", dependencies: [
-            "WebPage", "BridgeCore", "AllUpstreamsTestSupport", "BridgeTestSupport", "MQTTTestSupport", "PiHoleSimulator",
+            "WebPage", "BridgeCore", "MQTT", "AllUpstreamsTestSupport", "BridgeTestSupport", "MQTTTestSupport", "PiHoleSimulator",
             "PiHoleTestSupport", "UpstreamHTTP",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
