@@ -164,6 +164,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         // The bridge that ships: no simulator and no web framework in it (issue 10: the binary's size).
@@ -185,7 +188,7 @@ let package = Package(
         // `home2mqtt-demo`: the bridge against the simulators, with its own mosquitto (scripts/demo).
         .executableTarget(name: "home2mqtt-demo", dependencies: [
             "BridgeComposition", "BridgeCore", "MQTT", "ChildProcess", "PlainText", "BellasReefIntegration",
-            "PiHoleSimulator", "UniFiSimulator", "BellasReefSimulator",
+            "PiHoleSimulator", "UniFiSimulator", "BellasReefSimulator", "WebPage", "LoopbackSocket",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),

@@ -52,9 +52,9 @@ struct RunCommand: AsyncParsableCommand {
         if bridgeConfiguration.health.enabled {
             // Last in the list: the group stops it first, so /healthz goes away before the bridge does.
             let page = activity.map { PageSetup.routes(web, health: bridgeConfiguration.health, activity: $0, bridge: bridge, logger: logger) }
-            let server = HealthServer(
-                configuration: bridgeConfiguration.health, registry: registry, logger: logger, isHealthy: { bridge.isBrokerConnected },
-                page: page)
+            let routes = HealthRoutes(registry: registry, isHealthy: { bridge.isBrokerConnected }, page: page)
+            let server = HTTPListener(
+                host: bridgeConfiguration.health.bindAddress, port: bridgeConfiguration.health.port, logger: logger, respond: routes.answer)
             services.append(.init(service: server))
         }
         let group = ServiceGroup(configuration: .init(

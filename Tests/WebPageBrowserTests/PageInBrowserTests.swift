@@ -66,6 +66,9 @@ import WebDriverTestSupport
 
     @Test func pauseAndSwitchesFromThePageShowTheirCountdowns() async throws {
         try await Self.withPage { upstreams, page, browser in
+            // A group made on the Pi-hole, read at once (refresh over MQTT, which the list shows too).
+            #expect(upstreams.piHole.addGroup(name: "Kids", comment: "the children's tablets"))
+            #expect(try await page.observer.command("home/pihole/refresh")["status"] == "ok")
             try await browser.navigate(page.url)
             try await browser.waitFor("the Pi-hole's card", "return !!document.querySelector('.card[data-pihole=\"main\"]')")
             try await browser.type(Self.password, into: "#password")
@@ -96,7 +99,13 @@ import WebDriverTestSupport
                 return [...document.querySelectorAll('#commands tbody tr')].some(row => row.textContent.includes('home/pihole/main/pause') && row.textContent.includes('"status":"ok"'))
                 """)
 
-            // Switches "for" a while: the outlet off for 10 minutes, the rule on for an hour.
+            // Switches "for" a while: the group and the outlet off for 10 minutes, the rule on for an hour.
+            try await browser.type("600", into: #"tr[data-group="kids"] input.for"#)
+            try await browser.click(#"tr[data-group="kids"] button[data-value="off"]"#)
+            try await browser.waitFor("the group's restore", """
+                return /on in (9:5|10:00)/.test(document.querySelector('tr[data-group="kids"] .countdown')?.textContent)
+                """)
+            #expect(upstreams.piHole.group(named: "Kids")?.enabled == false)
             try await browser.type("600", into: #"tr[data-outlet="return-pump"] input.for"#)
             try await browser.click(#"tr[data-outlet="return-pump"] button[data-value="off"]"#)
             try await browser.waitFor("the outlet's restore", """

@@ -5,11 +5,10 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
-import WebPage
 
 /// The bridge's page (`bridge.web`) wired to the running bridge.
-enum PageSetup {
-    static func routes(
+public enum PageSetup {
+    public static func routes(
         _ web: WebConfiguration, health: HealthConfiguration, activity: BridgeActivity, bridge: Bridge, logger: Logger
     ) -> PageRoutes {
         warnAboutExposure(web, health: health, logger: logger)
