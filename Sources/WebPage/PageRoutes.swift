@@ -44,13 +44,15 @@ public struct PageRoutes: Sendable {
     }
 
     /// What the page's controls may do for `request`: its CSRF token, or why not.
-    private enum Access { case off, login, ready(csrf: String) }
+    private enum Access { case off, login, session(csrf: String), ingress(csrf: String) }
 
     private func access(_ request: WebRequest) -> Access {
         guard configuration.controls else { return .off }
-        if trust.isIngress(request) { return .ready(csrf: trust.ingressToken) }
-        guard let session = sessions?.session(request.cookie(Self.sessionCookie)) else { return .login }
-        return .ready(csrf: session.csrf)
+        if trust.isIngress(request) { return .ingress(csrf: trust.ingressToken) }
+        // Without a password (ingress alone), controls only through the Supervisor.
+        guard let sessions else { return .off }
+        guard let session = sessions.session(request.cookie(Self.sessionCookie)) else { return .login }
+        return .session(csrf: session.csrf)
     }
 
     private func page(_ request: WebRequest) -> WebResponse {
@@ -58,7 +60,8 @@ public struct PageRoutes: Sendable {
         switch access(request) {
         case .off: (controls, csrf) = ("off", "")
         case .login: (controls, csrf) = ("login", "")
-        case .ready(let token): (controls, csrf) = ("ready", token)
+        case .session(let token): (controls, csrf) = ("session", token)
+        case .ingress(let token): (controls, csrf) = ("ingress", token)
         }
         let html = PageHTML.render(base: trust.ingressPath(request).map { $0 + "/" }, controls: controls, csrf: csrf)
         return WebResponse(.ok, contentType: "text/html; charset=utf-8", body: Array(html.utf8), headers: Self.pageHeaders)
@@ -114,7 +117,12 @@ public struct PageRoutes: Sendable {
     private func command(_ request: WebRequest) async -> WebResponse {
         guard configuration.controls else { return .text(.notFound, "the page's controls are off (bridge.web.controls)") }
         if let refusal = refusedAsForeign(request) { return refusal }
-        guard case .ready(let csrf) = access(request) else { return .text(.unauthorized, "log in first") }
+        let csrf: String
+        switch access(request) {
+        case .off: return .text(.forbidden, "the page's controls are only for Home Assistant's ingress here")
+        case .login: return .text(.unauthorized, "log in first")
+        case .session(let token), .ingress(let token): csrf = token
+        }
         guard let sent = request.header("X-CSRF-Token"), ConstantTime.equal(Array(sent.utf8), Array(csrf.utf8)) else {
             return .text(.forbidden, "refused: missing or wrong X-CSRF-Token")
         }

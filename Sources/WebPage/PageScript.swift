@@ -215,7 +215,7 @@ enum PageScript {
         }
 
         function showLogin() { document.body.classList.remove('controls-ready'); $('#login').hidden = false; $('#logout').hidden = true; }
-        function controlsReady() { document.body.classList.add('controls-ready'); $('#login').hidden = true; $('#logout').hidden = controls !== 'ready' && !csrf; }
+        function controlsReady() { document.body.classList.add('controls-ready'); $('#login').hidden = true; $('#logout').hidden = controls === 'ingress'; }
         async function login(event) {
           event.preventDefault();
           const answer = await fetch('login', { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ password: $('#password').value }) });
@@ -252,7 +252,7 @@ enum PageScript {
         function bridge(status) { model.bridge = status; if (status.now_ms) model.skew = status.now_ms - Date.now(); }
 
         document.addEventListener('DOMContentLoaded', () => {
-          if (controls === 'ready') controlsReady();
+          if (controls === 'session' || controls === 'ingress') controlsReady();
           if (controls === 'login') showLogin();
           $('#login').addEventListener('submit', login);
           $('#logout').addEventListener('click', logout);

@@ -26,7 +26,7 @@ public enum PageSetup {
 
     /// Read-only, the page needs no login; on an address other hosts reach, that means anyone who
     /// reaches it reads everything the bridge publishes: said once, at the start.
-    private static func warnAboutExposure(_ web: WebConfiguration, health: HealthConfiguration, logger: Logger) {
+    static func warnAboutExposure(_ web: WebConfiguration, health: HealthConfiguration, logger: Logger) {
         guard !isLoopback(health.bindAddress) else { return }
         logger.warning(
             """
