@@ -16,14 +16,15 @@ public final class WebDriver: Sendable {
     private let http: UpstreamHTTPClient
     private let session: String
     private let base: String
-    public let logPath: String
+    /// The browser's profile, removed at `quit`.
+    private let profile: URL
 
-    private init(driver: ChildProcess, http: UpstreamHTTPClient, session: String, base: String, logPath: String) {
+    private init(driver: ChildProcess, http: UpstreamHTTPClient, session: String, base: String, profile: URL) {
         self.driver = driver
         self.http = http
         self.session = session
         self.base = base
-        self.logPath = logPath
+        self.profile = profile
     }
 
     /// Starts chromedriver and a headless browser `width` × `height` pixels.
@@ -51,7 +52,7 @@ public final class WebDriver: Sendable {
             ]]]
             let created = try await Self.call(http, .POST, base + "/session", capabilities)
             guard let session = created["sessionId"]?.stringValue else { throw WebDriverError("no session: \(created)") }
-            return WebDriver(driver: driver, http: http, session: session, base: base, logPath: scratch.path + ".log")
+            return WebDriver(driver: driver, http: http, session: session, base: base, profile: scratch)
         } catch {
             driver.terminate()
             try? await http.shutdown()
@@ -64,6 +65,8 @@ public final class WebDriver: Sendable {
         _ = try? await call(.DELETE, "")
         driver.terminate()
         try? await http.shutdown()
+        try? FileManager.default.removeItem(at: profile)
+        try? FileManager.default.removeItem(atPath: profile.path + ".log")
     }
 
     public func navigate(_ url: String) async throws {

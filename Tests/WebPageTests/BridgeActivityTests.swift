@@ -73,5 +73,13 @@ import Testing
         #expect(records.map { $0["topic"] } == ["home/pihole/pause", "home/reef/outlet/heater/set"])
         #expect(records.map { $0["from_page"] } == [false, true])
         #expect(records.first?["answer"] == #"{"status":"ok"}"#)
+
+        // A large payload and answer are kept clipped.
+        let large = MQTTMessage(topic: "home/pihole/domains/deny/add", payload: Array(String(repeating: "a", count: 100_000).utf8))
+        let long = CommandResponse(result: .failure(CommandError(String(repeating: "e", count: 100_000))), transaction: nil)
+        _ = activity.answered(large, long)
+        let clipped = received.events.withLock { $0.last?.json }
+        #expect(clipped?["payload"]?.stringValue?.utf8.count ?? 0 <= BridgeActivity.maximumTextBytes + 3)
+        #expect(clipped?["answer"]?.stringValue?.hasSuffix("…") == true)
     }
 }

@@ -42,7 +42,7 @@ public final class BridgeActivity: Sendable {
                 guard let entry = state.mirror.record(topic, text, at: now) else { return }
                 state.notify(.retained(topic: topic, payload: entry.payload, changedAt: entry.changedAt))
             } else if topic == loggingTopic || topic == eventTopic {
-                let message = BridgeMessage(topic: topic, payload: text, time: now)
+                let message = BridgeMessage(topic: topic, payload: Self.clipped(text), time: now)
                 state.messages.append(message)
                 state.notify(.message(message))
             }
@@ -63,8 +63,8 @@ public final class BridgeActivity: Sendable {
         let reply = state.withLock { state in
             let seconds = state.timings.answered(command).map { (ContinuousClock.now - $0).seconds } ?? 0
             let record = CommandRecord(
-                topic: command.topic, payload: String(decoding: command.payload, as: UTF8.self),
-                answer: response.payload.encodedString(), seconds: seconds, time: now, fromPage: local != nil)
+                topic: command.topic, payload: Self.clipped(String(decoding: command.payload, as: UTF8.self)),
+                answer: Self.clipped(response.payload.encodedString()), seconds: seconds, time: now, fromPage: local != nil)
             state.commands.append(record)
             state.notify(.command(record))
             return local.flatMap { state.replies.take($0) }
@@ -104,7 +104,14 @@ public final class BridgeActivity: Sendable {
         _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
     }
 
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    /// What a command, an answer or a message may keep of its text: a hundred of each stay
+    /// small, whatever a payload or an answer (the recently blocked domains, gravity's output) holds.
+    static let maximumTextBytes = 4096
+
+    static func clipped(_ text: String) -> String {
+        guard text.utf8.count > maximumTextBytes else { return text }
+        return String(decoding: text.utf8.prefix(maximumTextBytes), as: UTF8.self) + "…"
+    }
 }
 
 extension BridgeActivity.State {
