@@ -11,11 +11,16 @@ public struct PageRoutes: Sendable {
     let sessions: PageSessions?
     let trust: RequestTrust
     let streams: EventStreams
+    /// On a loopback address, only requests sent to a loopback name are served: a web site whose
+    /// name its DNS turns to 127.0.0.1 (DNS rebinding) would otherwise read the page as its own.
+    let listensOnLoopback: Bool
 
     public init(
         configuration: WebConfiguration, activity: BridgeActivity, status: @escaping @Sendable () -> JSONValue,
-        carryOut: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) async -> CommandResponse
+        carryOut: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) async -> CommandResponse,
+        listensOnLoopback: Bool = false
     ) {
+        self.listensOnLoopback = listensOnLoopback
         self.configuration = configuration
         self.activity = activity
         self.status = status
@@ -29,6 +34,9 @@ public struct PageRoutes: Sendable {
 
     /// The answer for `request`, or `nil` when the path is none of the page's.
     public func answer(_ request: WebRequest) async -> WebAnswer? {
+        if listensOnLoopback, !(RequestTrust.host(of: request).map(RequestTrust.isLoopback) ?? false) {
+            return .full(.text(.forbidden, "refused: sent to a name that is not this machine's"))
+        }
         switch (request.head.method, request.path) {
         case (.GET, "/"), (.HEAD, "/"): return .full(page(request))
         case (.GET, "/page.js"): return .full(Self.asset(PageScript.text, type: "text/javascript; charset=utf-8"))

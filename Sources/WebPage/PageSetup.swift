@@ -21,13 +21,14 @@ public enum PageSetup {
                     "broker_connected": .bool(bridge.isBrokerConnected), "reconnects": .number(Double(bridge.brokerReconnects)),
                 ]
             },
-            carryOut: { topic, payload in await bridge.carryOutFromPage(topic: topic, payload: payload) })
+            carryOut: { topic, payload in await bridge.carryOutFromPage(topic: topic, payload: payload) },
+            listensOnLoopback: RequestTrust.isLoopback(health.bindAddress))
     }
 
     /// Read-only, the page needs no login; on an address other hosts reach, that means anyone who
     /// reaches it reads everything the bridge publishes: said once, at the start.
     static func warnAboutExposure(_ web: WebConfiguration, health: HealthConfiguration, logger: Logger) {
-        guard !isLoopback(health.bindAddress) else { return }
+        guard !RequestTrust.isLoopback(health.bindAddress) else { return }
         logger.warning(
             """
             the page (bridge.web) on \(health.bindAddress):\(health.port) shows, without a login, to anyone who reaches that \
@@ -35,9 +36,5 @@ public enum PageSetup {
             payloads and answers, and its warnings. \(web.controls ? "Its controls need the password." : "Its controls are off.") \
             Bind bridge.health.bind_address to 127.0.0.1, or put it behind a proxy that authenticates, if that is too much.
             """)
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        address == "localhost" || address == "::1" || address.hasPrefix("127.")
     }
 }

@@ -74,3 +74,24 @@ import Testing
         }
     }
 }
+
+/// A page on loopback serves only requests sent to a loopback name (no DNS rebinding).
+@Suite struct PageRebindingTests {
+    @Test func aPageOnLoopbackRefusesRequestsSentToAnotherName() async throws {
+        let web = try WebConfiguration(
+            ConfigSection(.mapping([("enabled", .scalar("true"))])),
+            health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
+        let routes = PageRoutes(
+            configuration: web, activity: BridgeActivity(baseTopic: "home"), status: { [:] },
+            carryOut: { _, _ in CommandResponse(result: .success(nil), transaction: nil) }, listensOnLoopback: true)
+        for (host, served) in [
+            ("127.0.0.1:9134", true), ("localhost:9134", true), ("[::1]:9134", true), ("localhost", true),
+            ("attacker.example:9134", false), ("127.0.0.1.attacker.example", false), ("[::1].attacker.example:80", false),
+        ] {
+            let request = PageIngressTests.request(.GET, "/", from: "127.0.0.1", headers: [("Host", host)])
+            #expect((PageIngressTests.response(await routes.answer(request))?.status == .ok) == served, "\(host)")
+        }
+        let noHost = PageIngressTests.request(.GET, "/", from: "127.0.0.1")
+        #expect(PageIngressTests.response(await routes.answer(noHost))?.status == .forbidden)
+    }
+}
