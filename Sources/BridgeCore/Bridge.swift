@@ -38,6 +38,8 @@ public final class Bridge: Service {
     /// Signalled after each one, for `readEveryCommand` to wait on.
     private let messageHandled = Wakeup()
     private let isStopping = Atomic<Bool>(false)
+    /// What the page shows and how it sends commands (`bridge.web`); `nil` without the page.
+    let activity: BridgeActivity?
 
     /// - Parameters:
     ///   - logControl: the level and format `bridge/request/log_level` and a reload change, and
@@ -46,7 +48,7 @@ public final class Bridge: Service {
     ///     again; `nil`: a reload is refused.
     public init(
         configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger,
-        logControl: LogControl? = nil, source: ConfigurationSource? = nil
+        logControl: LogControl? = nil, source: ConfigurationSource? = nil, activity: BridgeActivity? = nil
     ) throws {
         self.configuration = configuration
         current = Mutex(configuration)
@@ -54,10 +56,13 @@ public final class Bridge: Service {
         self.logger = logger
         self.logControl = logControl ?? LogControl(configuration.bridge)
         self.source = source
+        self.activity = activity
         timers = try TimerStore(directory: configuration.bridge.stateDirectory, logger: logger)
-        client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger)
+        var onPublish: (@Sendable (String, [UInt8], Bool) -> Void)?
+        if let activity { onPublish = { topic, payload, retain in activity.published(topic, payload, retain: retain) } }
+        client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger, onPublish: onPublish)
         let topics = BridgeTopics(base: configuration.bridge.baseTopic)
-        responder = CommandResponder(client: client, logger: logger)
+        responder = CommandResponder(client: client, logger: logger, activity: activity)
         events = BridgeEvents(topic: topics.event, client: client, logger: logger)
         discovery = configuration.bridge.discoveryEnabled
             ? Self.makeDiscovery(configuration.bridge, integrations: integrations, client: client, logger: logger) : nil
@@ -66,6 +71,9 @@ public final class Bridge: Service {
 
     /// Whether the broker connection is up now: what `/healthz` reports.
     public var isBrokerConnected: Bool { client.isConnected }
+
+    /// Successful reconnects to the broker since the start.
+    public var brokerReconnects: Int { client.reconnectCount }
 
     var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
 
@@ -224,6 +232,7 @@ public final class Bridge: Service {
         if requests.accepts(message.topic) {
             requests.enqueue(message)
         } else if let queue = running.queue(accepting: message.topic) {
+            activity?.received(message)
             queue.enqueue(message)
         } else {
             logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])

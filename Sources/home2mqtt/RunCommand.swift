@@ -13,6 +13,7 @@ import Logging
 import Prometheus
 import ServiceLifecycle
 import UnixSignals
+import WebPage
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,11 +53,13 @@ struct RunCommand: AsyncParsableCommand {
             return (configuration, try BridgeSetup(configuration: configuration, logger: logger, metrics: metrics).integrations)
         }
         let bridgeConfiguration = setup.configuration.bridge
+        let web = bridgeConfiguration.web
+        let activity = web.enabled ? BridgeActivity(baseTopic: bridgeConfiguration.baseTopic) : nil
         let bridge: Bridge
         do {
             bridge = try Bridge(
                 configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger,
-                logControl: logControl, source: source)
+                logControl: logControl, source: source, activity: activity)
         } catch let error as ConfigError {
             // The state directory is checked when the bridge opens it, not by check-config.
             writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
@@ -67,8 +70,10 @@ struct RunCommand: AsyncParsableCommand {
         ]
         if bridgeConfiguration.health.enabled {
             // Last in the list: the group stops it first, so /healthz goes away before the bridge does.
-            let server = HealthServer(
-                configuration: bridgeConfiguration.health, registry: registry, logger: logger, isHealthy: { bridge.isBrokerConnected })
+            let page = activity.map { PageSetup.routes(web, health: bridgeConfiguration.health, activity: $0, bridge: bridge, logger: logger) }
+            let routes = HealthRoutes(registry: registry, isHealthy: { bridge.isBrokerConnected }, page: page)
+            let server = HTTPListener(
+                host: bridgeConfiguration.health.bindAddress, port: bridgeConfiguration.health.port, logger: logger, respond: routes.answer)
             services.append(.init(service: server))
         }
         let group = ServiceGroup(configuration: .init(

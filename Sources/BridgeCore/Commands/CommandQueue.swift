@@ -222,11 +222,14 @@ final class CommandQueue: Sendable {
 struct CommandResponder: Sendable {
     let client: MQTTClient
     let logger: Logger
+    let activity: BridgeActivity?
 
     /// Queues the answer (QoS 1) without waiting for the broker's acknowledgement; a failure is
     /// logged when it comes. The bridge's shutdown still waits for the acknowledgements: its
     /// `offline` goes out after every answer queued, and it awaits that one's.
     func respond(to command: MQTTMessage, with response: CommandResponse) {
+        // A command from the page is answered there, not on MQTT.
+        if activity?.answered(command, response) == true { return }
         let destination = CommandResponse.destination(for: command)
         let logger = logger
         client.publish(
