@@ -87,11 +87,24 @@ public final class WebDriver: Sendable {
     }
 
     public func click(_ selector: String) async throws {
-        _ = try await call(.POST, "/element/\(try await element(selector))/click", [:])
+        try await onElement(selector, "/click", [:])
     }
 
     public func type(_ text: String, into selector: String) async throws {
-        _ = try await call(.POST, "/element/\(try await element(selector))/value", ["text": .string(text)])
+        try await onElement(selector, "/value", ["text": .string(text)])
+    }
+
+    /// Finds `selector` and acts on it, finding it again when the page re-rendered it in between
+    /// (a live page replaces its parts as state arrives: WebDriver's "stale element reference").
+    private func onElement(_ selector: String, _ action: String, _ body: JSONValue) async throws {
+        for attempt in 1...5 {
+            do {
+                _ = try await call(.POST, "/element/\(try await element(selector))\(action)", body)
+                return
+            } catch let error as WebDriverError where error.description.contains("stale element reference") && attempt < 5 {
+                continue
+            }
+        }
     }
 
     /// The visible text of the page's body.
