@@ -10,6 +10,8 @@ enum PiHoleCommand: Equatable, Sendable {
     /// `group/<key or name>/set`.
     case group(String, SwitchCommand, Target)
     case recentlyBlocked(RecentlyBlockedRequest, Target)
+    /// "Why is this blocked?": read only.
+    case search(SearchRequest, Target)
     case action(PiHoleAction, Target)
 
     /// The plain topics act on every configured Pi-hole (pausing one of two is useless:
@@ -25,7 +27,7 @@ enum PiHoleCommand: Equatable, Sendable {
     /// its Pi-holes (and so the aggregate's): the publish after it covers those alone.
     var changesOnlyBlocking: Bool {
         switch self {
-        case .pause, .resume, .setBlocking, .refresh, .domain: true
+        case .pause, .resume, .setBlocking, .refresh, .domain, .search: true
         case .group, .recentlyBlocked, .action: false
         }
     }
@@ -59,6 +61,8 @@ enum PiHoleCommand: Equatable, Sendable {
             return .group(words[1], command, target)
         case ["recently_blocked", "get"]:
             return .recentlyBlocked(try RecentlyBlockedRequest.parse(request.payload), target)
+        case ["search"]:
+            return .search(try SearchRequest.parse(request.payload), target)
         case let words where words.count == 2 && words[0] == "action":
             guard let action = PiHoleAction(rawValue: words[1]) else {
                 throw CommandError("unknown action '\(words[1].prefix(40))' (known: \(PiHoleAction.allCases.map(\.rawValue).joined(separator: ", ")))")
