@@ -153,17 +153,16 @@ import Testing
         }
     }
 
-    /// A search never waits behind a gravity run (minutes long) on the same Pi-hole.
-    @Test func aSearchIsAnsweredWhileGravityRuns() async throws {
+    /// A search has a lane of its own: it is not queued behind the commands of the Pi-hole's lane.
+    @Test func aSearchDoesNotWaitBehindPausesOfThePiHole() async throws {
         try await PiHoleFixture.run { fixture, observer in
-            fixture["main"].setGravityRun(duration: .seconds(8))
-            try await observer.send("home/pihole/action/gravity", "")
-            try await waitUntil("gravity to run", timeout: .seconds(10)) { fixture["main"].isGravityRunning }
-            let started = ContinuousClock.now
-            let answer = try await observer.command("home/pihole/search", "ads.example")
+            try await fixture["main"].setFault(.delay(.milliseconds(300)))
+            for seconds in 10..<18 { try await observer.send("home/pihole/main/pause", "\(seconds)") }
+            let answer = try await observer.command("home/pihole/main/search", "ads.example")
             #expect(answer["status"] == "ok", "\(answer)")
-            #expect(ContinuousClock.now - started < .seconds(4))
-            #expect(fixture["main"].isGravityRunning)
+            let pausesAnswered = observer.recorder.messages.filter { $0.topic == "home/pihole/main/pause/response" }.count
+            #expect(pausesAnswered < 8, "the search was answered only after every pause")
+            try await fixture["main"].setFault(nil)
         }
     }
 
