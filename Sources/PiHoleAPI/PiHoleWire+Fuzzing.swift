@@ -21,6 +21,8 @@ package enum PiHoleWireFuzzing {
         decode(PiHoleWire.MaxSessionsResponse.self, body)
         decode(PiHoleWire.CountResponse.self, body)
         decode(PiHoleWire.StatusResponse.self, body)
+        decode(PiHoleWire.SearchResponse.self, body)
+        decode(PiHoleWire.ClientsResponse.self, body)
         _ = JSONValue.decode(PiHoleWire.GroupsResponse.self, from: body)?.groups.map(PiHoleClient.group)
         for status in [400, 401, 404, 429, 500] {
             _ = PiHoleErrorMapping.error(status: status, body: body, retryAfterHeader: nil, context: .login)

@@ -12,6 +12,8 @@ enum PiHoleCommand: Equatable, Sendable {
     /// `client/<key or client>/groups/set`, `client/<key or client>/pause`.
     case client(String, ClientChange, Target)
     case recentlyBlocked(RecentlyBlockedRequest, Target)
+    /// "Why is this blocked?": read only.
+    case search(SearchRequest, Target)
     case action(PiHoleAction, Target)
 
     /// The plain topics act on every configured Pi-hole (pausing one of two is useless:
@@ -27,7 +29,7 @@ enum PiHoleCommand: Equatable, Sendable {
     /// its Pi-holes (and so the aggregate's): the publish after it covers those alone.
     var changesOnlyBlocking: Bool {
         switch self {
-        case .pause, .resume, .setBlocking, .refresh, .domain: true
+        case .pause, .resume, .setBlocking, .refresh, .domain, .search: true
         case .group, .client, .recentlyBlocked, .action: false
         }
     }
@@ -63,6 +65,8 @@ enum PiHoleCommand: Equatable, Sendable {
             return .client(words[1], try ClientChange.parse(action: Array(words.dropFirst(2)), payload: request.payload), target)
         case ["recently_blocked", "get"]:
             return .recentlyBlocked(try RecentlyBlockedRequest.parse(request.payload), target)
+        case ["search"]:
+            return .search(try SearchRequest.parse(request.payload), target)
         case let words where words.count == 2 && words[0] == "action":
             guard let action = PiHoleAction(rawValue: words[1]) else {
                 throw CommandError("unknown action '\(words[1].prefix(40))' (known: \(PiHoleAction.allCases.map(\.rawValue).joined(separator: ", ")))")

@@ -15,6 +15,7 @@ extension PiHoleIntegration {
         switch command {
         case .action(.gravity, _): return Set(ids.map { "gravity/\($0)" })
         case .recentlyBlocked: return ["recently_blocked"]
+        case .search: return ["search"]
         default: return Set(ids)
         }
     }
@@ -55,6 +56,8 @@ extension PiHoleIntegration {
             return try await changeClient(keyOrClient, change, target, timers: context.timers)
         case .recentlyBlocked(let question, _):
             return try await recentlyBlocked(question, target)
+        case .search(let question, _):
+            return try await search(question, target)
         case .action(let action, _):
             let answer = try await forEach(target) { try await $0.perform(action, gravityTimeout: self.configuration.gravityTimeout) }
             // New block lists, or an emptied query log: the statistics changed.
@@ -116,24 +119,10 @@ extension PiHoleIntegration {
     /// Each Pi-hole's blocked queries of the window, merged. A Pi-hole that does not answer is
     /// named in `errors`; the command fails only when none answers.
     private func recentlyBlocked(_ question: RecentlyBlockedRequest, _ target: PiHoleCommand.Target) async throws(CommandError) -> JSONValue {
-        let asked = instances.filter { target == .all || target == .instance($0.id) }
         let now = Date()
-        let results = await withTaskGroup(of: (String, Result<PiHoleQueryPage, CommandError>).self) { group in
-            for instance in asked {
-                group.addTask {
-                    do throws(CommandError) {
-                        return (instance.id, .success(try await instance.blockedQueries(question, now: now)))
-                    } catch {
-                        return (instance.id, .failure(error))
-                    }
-                }
-            }
-            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-        }
-        var answer = RecentlyBlockedAnswer(
-            request: question, pages: asked.compactMap { instance in (try? results[instance.id]?.get()).map { (instance.id, $0) } })
-        for instance in asked { if case .failure(let error)? = results[instance.id] { answer.errors[instance.id] = error.message } }
-        guard answer.errors.count < asked.count else { throw CommandError(answer.errors.values.sorted().joined(separator: "; ")) }
+        let (pages, errors) = try await askEach(target) { try await $0.blockedQueries(question, now: now) }
+        var answer = RecentlyBlockedAnswer(request: question, pages: pages.map { (pihole: $0.0, page: $0.1) })
+        answer.errors = errors
         return answer.payload
     }
 }
@@ -143,6 +132,7 @@ extension PiHoleCommand {
         switch self {
         case .pause(_, let target), .resume(let target), .setBlocking(_, let target), .refresh(let target),
             .domain(_, let target), .group(_, _, let target), .client(_, _, let target), .recentlyBlocked(_, let target),
+            .search(_, let target),
             .action(_, let target):
             target
         }

@@ -42,20 +42,25 @@ public enum PiHoleTopics {
     public static func clientPause(_ id: String?, key: String) -> String { scoped(id, "client/\(key)/pause") }
     /// Request/response: the domains blocked lately, on every Pi-hole or on one.
     public static func recentlyBlocked(_ id: String?) -> String { scoped(id, "recently_blocked/get") }
+    /// Request/response: which entries and lists match a domain and whether it is blocked, on
+    /// every Pi-hole or on one.
+    public static func search(_ id: String?) -> String { scoped(id, "search") }
     /// `action/<gravity|restartdns|flush_logs>`: admin actions.
     public static func action(_ id: String?, _ action: PiHoleAction) -> String { scoped(id, "action/\(action.rawValue)") }
 
     /// The first word of every command; an instance id may not be one of them.
-    static let commandWords: Set<String> = ["pause", "resume", "refresh", "blocking", "domains", "group", "client", "recently_blocked", "action"]
+    static let commandWords: Set<String> = [
+        "pause", "resume", "refresh", "blocking", "domains", "group", "client", "recently_blocked", "action", "search",
+    ]
     /// Words an instance id may not be, since topics below the root already use them.
     static let reservedIDs: Set<String> = commandWords.union([availability, aggregateStats, aggregateGroups, aggregateClients])
 
     /// Exact command topics only, so that the bridge never hears its own state or responses.
     static let commandFilters = [
         "pause", "resume", "refresh", "blocking/set", "domains/+/+", "group/+/set", "client/+/groups/set", "client/+/pause",
-        "recently_blocked/get", "action/+",
+        "recently_blocked/get", "action/+", "search",
         "+/pause", "+/resume", "+/refresh", "+/blocking/set", "+/domains/+/+", "+/group/+/set", "+/client/+/groups/set",
-        "+/client/+/pause", "+/recently_blocked/get", "+/action/+",
+        "+/client/+/pause", "+/recently_blocked/get", "+/action/+", "+/search",
     ]
 
     private static func scoped(_ id: String?, _ command: String) -> String {

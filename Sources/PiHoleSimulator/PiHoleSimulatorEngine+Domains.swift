@@ -49,7 +49,7 @@ extension PiHoleSimulatorEngine {
             "domain": .string(entry.domain), "unicode": .string(entry.domain),
             "type": .string(entry.list), "kind": .string(entry.kind),
             "comment": entry.comment.map { .string($0) } ?? .null,
-            "groups": [0], "enabled": true, "id": .number(Double(entry.id)),
+            "groups": .array(entry.groups.map { .number(Double($0)) }), "enabled": .bool(entry.enabled), "id": .number(Double(entry.id)),
             "date_added": .number(entry.added.timeIntervalSince1970.rounded()),
             "date_modified": .number(entry.added.timeIntervalSince1970.rounded()),
         ]

@@ -104,6 +104,9 @@ enum PiHoleSimulatorEngine {
         case ("POST", "action"):
             guard let handler = actionEndpoint(request, path: Array(rest.dropFirst()), now: now) else { return .notFound }
             endpoint = handler
+        case (_, "search") where rest.count <= 2:
+            guard let handler = searchEndpoint(request, term: rest.count > 1 ? rest[1] : nil) else { return .notFound }
+            endpoint = handler
         case (_, "domains") where rest.count <= 4:
             let path = Array(rest.dropFirst())
             guard let handler = domainsEndpoint(request, path: path, now: now) else { return .notFound }

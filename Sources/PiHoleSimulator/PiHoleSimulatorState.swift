@@ -39,6 +39,9 @@ struct SimulatedDomain: Sendable, Equatable {
     let kind: String
     let comment: String?
     let added: Date
+    var enabled = true
+    /// FTL puts a new entry in the Default group (id 0).
+    var groups = [0]
 }
 
 /// An API session: one of `maxSessions` seats.
@@ -76,6 +79,8 @@ struct SimulatorState: Sendable {
 
     var domains: [SimulatedDomain] = []
     var nextDomainID = 1
+    /// Subscribed lists with their gravity domains (`/api/search`).
+    var lists: [SimulatedList] = []
 
     var queryLog = SimulatedQueryLog()
     var gravity = SimulatedGravity()

@@ -29,12 +29,16 @@ struct PiHoleDemoUpstream: DemoUpstream {
     }
 
     /// A household's Pi-hole: a group for the children's devices, block lists, and a query log
-    /// with something blocked lately, so that groups, statistics and `home2mqtt blocked` show.
+    /// with something blocked lately, so that groups, statistics, `home2mqtt blocked` and
+    /// `home2mqtt why` show.
     static func furnish(_ simulator: PiHoleSimulator) {
         simulator.addGroup(name: "Kids", comment: "the children's tablets")
         simulator.addGroup(name: "Strict", comment: "bedtime: more lists")
         simulator.addClient("192.168.1.20", groups: ["Default", "Kids"], comment: "Emma's tablet")
         simulator.setGravity(domains: 152_364, lastUpdate: Date().addingTimeInterval(-6 * 3600))
+        simulator.addList(address: "https://raw.githubusercontent.com/StevenBlack/hosts/master/hosts", domains: ["ads.example", "tracker.example", "cdn.shop.example"])
+        simulator.addList(address: "https://lists.example/games.txt", domains: ["||games.example^"], groups: ["Kids"])
+        simulator.addDomain("(^|\\.)tracker\\.example$", list: "deny", kind: "regex")
         let now = Date()
         let blocked = ["ads.example", "tracker.example", "cdn.shop.example"]
         var queries: [SimulatedQuery] = []
@@ -79,6 +83,9 @@ struct RunningPiHoleSimulators: RunningDemoUpstream {
                 "  \(publish) -t home/pihole/client/192-168-1-20/pause -m '{\"for\":1200}'",
                 "  \(publish) -t home/pihole/client/192-168-1-20/groups/set -m '{\"groups\":[\"strict\"],\"for\":3600}'",
                 "What was blocked lately (the companion): home2mqtt blocked --port \(broker.port)",
+                "Why a domain is blocked, for the tablet (the answer comes on home/pihole/search/response):",
+                "  \(publish) -t home/pihole/search -m '{\"domain\":\"play.games.example\",\"client\":\"192.168.1.20\"}'",
+                "  home2mqtt why play.games.example --client 192.168.1.20 --port \(broker.port)",
             ]
     }
 

@@ -28,6 +28,12 @@ import Testing
         #expect(demo.stdout.contains("mosquitto_pub -h 127.0.0.1 -p \(port) -t home/reef/outlet/heater/set -m ON"))
         _ = try await observer.latest("home/reef/outlet/heater", timeout: .seconds(20)) { $0["state"] == "off" }
         #expect(try await observer.command("home/reef/outlet/heater/set", "ON")["data"]?["state"] == "on")
+        // "Why is this blocked?", asked as the banner shows: the tablet is in the Kids group.
+        let question = #"{"domain":"play.games.example","client":"192.168.1.20"}"#
+        #expect(demo.stdout.contains("-t home/pihole/search -m '\(question)'"))
+        #expect(demo.stdout.contains("home2mqtt why play.games.example --client 192.168.1.20 --port \(port)"))
+        let why = try await observer.command("home/pihole/search", question)
+        #expect(why["data"]?["blocked_on"] == ["backup", "main"], "\(why)")
 
         demo.signal(SIGINT)
         let signalled = ContinuousClock.now
