@@ -5,15 +5,43 @@ enum ReefCommand: Equatable, Sendable {
     /// `outlet/<key or id>/set`.
     case setOutlet(target: String, OutletSwitch)
     case refresh
+    /// `feed/start`: `nil` for the configured default.
+    case startFeed(Duration?)
+    case cancelFeed
 
     static func parse(_ request: CommandRequest) throws(CommandError) -> ReefCommand {
         switch request.path {
         case ["refresh"]:
             return .refresh
+        case ["feed", "start"]:
+            return .startFeed(try feedDuration(request.payload))
+        case ["feed", "cancel"]:
+            guard case .empty = request.payload else { throw CommandError("feed/cancel takes no payload") }
+            return .cancelFeed
         case let path where path.count == 3 && path[0] == "outlet" && path[2] == "set":
             return .setOutlet(target: path[1], try OutletSwitch.parse(request.payload))
         default:
             throw CommandError("unknown Bella's Reef command '\(request.path.joined(separator: "/"))'")
+        }
+    }
+
+    static let feedUsage = #"feed/start takes nothing (reef.feed.default_minutes), a number of seconds, or {"for":SECONDS} or {"until":TIME}"#
+
+    /// `nil`: the configured default.
+    private static func feedDuration(_ payload: CommandRequest.Payload) throws(CommandError) -> Duration? {
+        switch payload {
+        case .empty:
+            return nil
+        case .text(let text):
+            guard let seconds = Double(text) else { throw CommandError("\(feedUsage); got '\(text.prefix(40))'") }
+            return try TimedCommand.duration(in: ["for": .number(seconds)])
+        case .json(.object(let object)):
+            if let unknown = object.keys.sorted().first(where: { !["for", "until", "transaction"].contains($0) }) {
+                throw CommandError("unknown key '\(unknown.prefix(40))': \(feedUsage)")
+            }
+            return try TimedCommand.duration(in: object)
+        case .json:
+            throw CommandError(feedUsage)
         }
     }
 }

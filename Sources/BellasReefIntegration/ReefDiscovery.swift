@@ -7,6 +7,8 @@ import BridgeCore
 struct ReefDiscovery {
     let topics: IntegrationTopics
     let services: [BellasReefService]
+    /// `reef.feed` is configured: a Feed button and a "feeding until" sensor.
+    var hasFeed = false
 
     private var device: DiscoveryDevice {
         DiscoveryDevice(identifier: "\(topics.bridge.base)_reef", name: "Bella's Reef", model: "Bella's Reef controller", manufacturer: "Bella's Reef")
@@ -36,7 +38,26 @@ struct ReefDiscovery {
                     "payload_off": "offline", "device_class": "connectivity", "entity_category": "diagnostic",
                 ])
         }
-        return usage + connectivity
+        return usage + connectivity + (hasFeed ? feedEntities : [])
+    }
+
+    private var feedEntities: [DiscoveryEntity] {
+        let state = JSONValue.string(topics.topic(ReefTopics.feed))
+        return [
+            DiscoveryEntity(
+                component: "button", objectID: "reef_feed", name: "Feed", device: device, availabilityTopics: availability(.outlets),
+                options: ["command_topic": .string(topics.topic(ReefTopics.feedStart)), "payload_press": "", "icon": "mdi:fish"]),
+            DiscoveryEntity(
+                component: "button", objectID: "reef_feed_cancel", name: "End feeding", device: device,
+                availabilityTopics: availability(.outlets),
+                options: ["command_topic": .string(topics.topic(ReefTopics.feedCancel)), "payload_press": "", "icon": "mdi:fish-off"]),
+            DiscoveryEntity(
+                component: "sensor", objectID: "reef_feeding_until", name: "Feeding until", device: device, availabilityTopics: [],
+                options: [
+                    "state_topic": state, "device_class": "timestamp", "icon": "mdi:timer-sand",
+                    "value_template": ValueTemplate.guarded("value_json.get('until') if value_json.get('active') else None"),
+                ]),
+        ]
     }
 
     /// What of a snapshot the runtime entities are made of (see `RuntimeEntityBuilder`).

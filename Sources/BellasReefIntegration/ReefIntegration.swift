@@ -15,6 +15,8 @@ final class ReefIntegration: Integration {
     private let probes: ReefProbePoller
     private let outlets: ReefOutletPoller
     private let control: ReefOutletControl
+    /// `nil` without `reef.feed`.
+    private let feed: ReefFeed?
     /// What went out last: only changes are published, and things that went away are cleared.
     private let published = Mutex(ChangedState())
     /// The runtime entities, built and set only when the outlets and probes they are made of change.
@@ -31,6 +33,8 @@ final class ReefIntegration: Integration {
         probes = ReefProbePoller(services: services, logger: logger)
         outlets = ReefOutletPoller(services: services)
         control = ReefOutletControl(services: services, poller: outlets, logger: logger)
+        let services = services, control = control
+        feed = configuration.feed.map { ReefFeed(configuration: $0, services: services, control: control, logger: logger) }
     }
 
     let configurationHints = [
@@ -40,14 +44,19 @@ final class ReefIntegration: Integration {
     ]
 
     func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity] {
-        ReefDiscovery(topics: topics, services: configuration.services).configured
+        ReefDiscovery(topics: topics, services: configuration.services, hasFeed: configuration.feed != nil).configured
     }
 
     func run(context: IntegrationContext) async {
         let services = configuration.services
         await withDiscardingTaskGroup { group in
             group.addTask { await self.publishChanges(context) }
-            group.addTask { await context.timers.run { await self.control.restore($0) } }
+            group.addTask {
+                await context.timers.run { timer in
+                    if timer.key == ReefTopics.feedTimer, let feed = self.feed { return await feed.restore(timer) }
+                    return await self.control.restore(timer)
+                }
+            }
             group.addTask { await self.loop(self.configuration.metricsInterval) { await self.core.poll() } }
             if services.contains(.temperature) {
                 group.addTask { await self.loop(self.configuration.temperatureInterval) { await self.probes.poll() } }
@@ -75,12 +84,12 @@ final class ReefIntegration: Integration {
 
     /// The one place state goes out: after every change, in the order the changes were made.
     private func publishChanges(_ context: IntegrationContext) async {
-        let discovery = ReefDiscovery(topics: context.topics, services: configuration.services)
+        let discovery = ReefDiscovery(topics: context.topics, services: configuration.services, hasFeed: configuration.feed != nil)
         published.withLock { $0 = ChangedState(inheritingFrom: context) }
         while !Task.isCancelled {
             let pending = context.timers.pending
             let (payloads, things) = services.state.read { snapshot in
-                (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending),
+                (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending, feed: configuration.feed),
                  snapshot.everyListRead(of: configuration.services) ? ReefDiscovery.Things(snapshot) : nil)
             }
             // Entities first: one whose thing went away leaves Home Assistant before its state is cleared.
@@ -101,9 +110,18 @@ final class ReefIntegration: Integration {
     }
 
     func lanes(for command: ReefCommand) -> Set<String> {
-        // Commands for one outlet run in turn; different outlets at once, so a slow plug holds up no other.
-        guard case .setOutlet(let target, _) = command else { return [""] }
-        return [services.state.read { $0.outlet(matching: target)?.outlet.id } ?? "outlet/\(target)"]
+        // Commands for one outlet run in turn; different outlets at once, so a slow plug holds up no
+        // other. Feed mode takes its turn in each lane of its outlets (and in one of its own).
+        switch command {
+        case .setOutlet(let target, _):
+            return [services.state.read { $0.outlet(matching: target)?.outlet.id } ?? "outlet/\(target)"]
+        case .startFeed, .cancelFeed:
+            let names = configuration.feed?.outlets ?? []
+            return Set(services.state.read { snapshot in names.compactMap { ReefFeed.outlet(named: $0, in: snapshot)?.outlet.id } })
+                .union([ReefTopics.feed])
+        case .refresh:
+            return [""]
+        }
     }
 
     func handle(_ command: ReefCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
@@ -112,6 +130,12 @@ final class ReefIntegration: Integration {
             return try await control.perform(change, on: target, timers: context.timers)
         case .refresh:
             return await refresh(context)
+        case .startFeed(let duration):
+            guard let feed else { throw Self.noFeed }
+            return try await feed.start(for: duration, timers: context.timers)
+        case .cancelFeed:
+            guard let feed else { throw Self.noFeed }
+            return try await feed.cancel(timers: context.timers)
         }
     }
 
@@ -127,6 +151,8 @@ final class ReefIntegration: Integration {
         }
         return self.services.state.read { ReefPayloads(snapshot: $0, services: services, pending: []).health }
     }
+
+    static let noFeed = CommandError("feed mode is not configured: reef.feed names the outlets it turns off")
 
     func shutdown() async {
         await services.upstream.shutdown()

@@ -16,6 +16,8 @@ struct ReefPayloads {
     let services: [BellasReefService]
     /// The integration's pending timers.
     let pending: [PersistedTimer]
+    /// Feed mode, when configured.
+    var feed: ReefFeedConfiguration? = nil
 
     /// Pending restores by outlet id, less those already carried out.
     private var restores: [String: PersistedTimer] {
@@ -33,6 +35,7 @@ struct ReefPayloads {
             messages.append((ReefTopics.availability, .availability(anyServiceAvailable)))
         }
         messages.append((ReefTopics.health, .json(health)))
+        if let feed { messages.append((ReefTopics.feed, .json(feedPayload(feed)))) }
         if snapshot.hostInfo != nil || snapshot.systemUsage != nil { messages.append((ReefTopics.system, .json(system))) }
         if snapshot.outletsListed {
             messages.append((ReefTopics.outletIndex, .json(outletIndex)))
@@ -128,6 +131,15 @@ struct ReefPayloads {
             "value": Self.number(status.value, places: 2),
             "unit": .string(status.probe.unitSymbol),
             "read_at": Self.time(status.error == nil ? status.readAt : nil), "error": Self.text(status.error),
+        ]
+    }
+
+    /// `base/reef/feed`: whether a feed runs, until when, and the outlets it turns off.
+    func feedPayload(_ feed: ReefFeedConfiguration) -> JSONValue {
+        let running = pending.first { $0.key == ReefTopics.feedTimer && !snapshot.completedRestores.contains($0) }
+        return [
+            "active": .bool(running != nil), "until": Self.time(running?.dueAt),
+            "outlets": .array(feed.outlets.map(JSONValue.string)),
         ]
     }
 

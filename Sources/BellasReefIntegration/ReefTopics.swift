@@ -27,8 +27,18 @@ public enum ReefTopics {
     /// Reads everything now.
     public static let refresh = "refresh"
 
+    /// Feed mode: `{"active","until","outlets"}`.
+    public static let feed = "feed"
+    /// Empty (`reef.feed.default_minutes`), `{"for":600}`, `{"until":…}` or a number of seconds.
+    public static let feedStart = "feed/start"
+    /// Restores the feed outlets at once.
+    public static let feedCancel = "feed/cancel"
+
     /// Exact command topics only, so that the bridge never hears its own state or responses.
-    static let commandFilters = ["outlet/+/set", refresh]
+    static let commandFilters = ["outlet/+/set", refresh, feedStart, feedCancel]
+
+    /// The persisted timer of feed mode: one promise for all its outlets.
+    static let feedTimer = "feed"
 
     /// The persisted timer that restores an outlet after a timed command.
     static func restoreTimer(outletID: String) -> String { "outlet/\(outletID)" }

@@ -27,6 +27,9 @@ struct RunningReefSimulator: RunningDemoUpstream {
           metrics_interval: 10
           temperature_interval: 5
           outlets_interval: 2
+          feed:
+            outlets: ["Return Pump", "Heater"]
+            default_minutes: 1
 
         """
     }
@@ -42,6 +45,9 @@ struct RunningReefSimulator: RunningDemoUpstream {
             "  \(publish) -t home/reef/\(ReefTopics.outletSet("heater")) -m ON",
             "  \(publish) -t home/reef/\(ReefTopics.outletSet("return-pump")) -m '{\"state\":\"off\",\"for\":60}'",
             "  home2mqtt outlet return-pump off --for 1m --port \(broker.port)",
+            "Feed mode: the return pump and the heater off for 2 minutes, each back as it was (or end it now):",
+            "  \(publish) -t home/reef/\(ReefTopics.feedStart) -m 120",
+            "  home2mqtt feed --for 2m --port \(broker.port)    home2mqtt feed --cancel --port \(broker.port)",
         ]
     }
 

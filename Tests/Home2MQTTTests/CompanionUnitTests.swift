@@ -31,6 +31,21 @@ import Testing
         #expect(try OutletCommand.parse(["return-pump", "off"]).describe(answer, timeZone: utc, now: now) == ["Return Pump is off, back on at 14:13:12"])
     }
 
+    @Test func feedMapsDurationAndCancel() throws {
+        #expect(try FeedCommand.parse([]).command(topics) == BridgeCommand(topic: "home/reef/feed/start", payload: ""))
+        let timed = try FeedCommand.parse(["--for", "15m"]).command(topics)
+        #expect(timed.topic == "home/reef/feed/start")
+        #expect(JSONValue.parse(Array(timed.payload.utf8)) == ["for": 900])
+        #expect(try FeedCommand.parse(["--cancel"]).command(topics) == BridgeCommand(topic: "home/reef/feed/cancel", payload: ""))
+        #expect(throws: (any Error).self) { try FeedCommand.parse(["--cancel", "--for", "10m"]) }
+        let utc = TimeZone(identifier: "UTC")!
+        let now = try Date("2026-11-23T14:03:12Z", strategy: .iso8601)
+        let answer: JSONValue = ["active": true, "until": "2026-11-23T14:13:12Z", "outlets": ["return-pump": "off", "skimmer": "failed: timeout"]]
+        #expect(try FeedCommand.parse([]).describe(answer, timeZone: utc, now: now) == [
+            "feeding until 14:13:12", "  return-pump: off", "  skimmer: failed: timeout",
+        ])
+    }
+
     @Test func resumeMapsTheInstance() throws {
         #expect(try ResumeCommand.parse([]).command(topics) == BridgeCommand(topic: "home/pihole/resume", payload: ""))
         #expect(try ResumeCommand.parse(["--pihole", "backup"]).command(topics) == BridgeCommand(topic: "home/pihole/backup/resume", payload: ""))

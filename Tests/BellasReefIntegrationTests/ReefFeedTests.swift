@@ -1,0 +1,98 @@
+import BellasReefSimulator
+import BellasReefTestSupport
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTTTestSupport
+import Testing
+
+/// Feed mode: the feed outlets off for a while, each back to the state it had before.
+@Suite(.serialized) struct ReefFeedTests {
+    static let feedYAML = "  feed:\n    outlets: [\"Return Pump\", \"heater\", \"Offline Plug\"]\n    default_minutes: 10\n"
+
+    private func run(_ body: (ReefFixture, Observer) async throws -> Void) async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.feedYAML, body)
+        }
+    }
+
+    private func switchCalls(_ fixture: ReefFixture) -> Int {
+        fixture.calls(.outlets, "/api/smartoutlets/outlets/").filter { $0.method == "POST" }.count
+    }
+
+    /// The pump (on) and the heater (off) are off while the fish feed; the disabled plug fails and
+    /// is reported, the others go regardless; then each is back as it was: the pump on, the heater off.
+    @Test func eachOutletIsRestoredToItsOwnStateAndAFailureIsReported() async throws {
+        try await run { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            let answer = try await observer.command("home/reef/feed/start", #"{"for":2}"#)
+            #expect(answer["status"] == "ok", "\(answer)")
+            #expect(answer["data"]?["outlets"]?["return-pump"] == "off")
+            #expect(answer["data"]?["outlets"]?["heater"] == "off")
+            #expect(answer["data"]?["outlets"]?["offline-plug"]?.stringValue?.hasPrefix("failed") == true, "\(answer)")
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+            _ = try await observer.latest("home/reef/feed") { $0["active"] == true && $0["until"] != .null }
+            _ = try await observer.latest("home/reef/feed", timeout: .seconds(10)) { $0["active"] == false }
+            try await waitUntil("the pump is back on", timeout: .seconds(5)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
+            #expect(fixture.simulator.outlet(Outlets.heater)?.isOn == false)
+            let button = try await observer.latest("homeassistant/button/home2mqtt_home/reef_feed/config")
+            #expect(button["command_topic"] == "home/reef/feed/start")
+        }
+    }
+
+    /// A second feed extends the first and keeps its promise: the pump comes back on, though it
+    /// was off when the second began; a cancel restores at once.
+    @Test func aSecondFeedKeepsTheFirstPromiseAndACancelRestoresAtOnce() async throws {
+        try await run { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            #expect(try await observer.command("home/reef/feed/start")["status"] == "ok")
+            let second = try await observer.command("home/reef/feed/start", "600")
+            #expect(second["status"] == "ok", "\(second)")
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+            let cancelled = try await observer.command("home/reef/feed/cancel")
+            #expect(cancelled["status"] == "ok", "\(cancelled)")
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
+            #expect(fixture.simulator.outlet(Outlets.heater)?.isOn == false)
+            _ = try await observer.latest("home/reef/feed") { $0["active"] == false }
+            #expect(try await observer.command("home/reef/feed/cancel")["status"] == "error")
+        }
+    }
+
+    @Test func aFeedIsRestoredAcrossARestart() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator) + Self.feedYAML
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+                #expect(try await observer.command("home/reef/feed/start", #"{"for":4}"#)["status"] == "ok")
+            }
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                try await waitUntil("the pump is back on", timeout: .seconds(15)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
+                _ = try await observer.latest("home/reef/feed") { $0["active"] == false }
+            }
+        }
+    }
+
+    @Test func badFeedCommandsSwitchNothing() async throws {
+        try await run { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            let before = switchCalls(fixture)
+            for (topic, payload) in [
+                ("feed/start", #"{"for":0}"#), ("feed/start", "soon"), ("feed/start", #"{"minutes":5}"#), ("feed/start", "[1]"),
+                ("feed/start", #"{"for":1,"until":"2030-01-01T00:00:00Z"}"#), ("feed/cancel", "now"), ("feed/cancel", ""),
+            ] {
+                let answer = try await observer.command("home/reef/\(topic)", payload)
+                #expect(answer["status"] == "error", "\(topic) \(payload) → \(answer)")
+            }
+            #expect(switchCalls(fixture) == before)
+        }
+    }
+
+    @Test func withoutFeedConfiguredTheCommandSaysSo() async throws {
+        try await ReefFixture.run { fixture, observer in
+            let answer = try await observer.command("home/reef/feed/start")
+            #expect(answer["error"]?.stringValue?.contains("reef.feed") == true, "\(answer)")
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
+        }
+    }
+}
