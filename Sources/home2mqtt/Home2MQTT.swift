@@ -13,7 +13,7 @@ struct Home2MQTT: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, CheckConfigCommand.self, HealthcheckCommand.self, FingerprintCommand.self,
             StatusCommand.self, PauseCommand.self, ResumeCommand.self, AllowCommand.self, DenyCommand.self,
-            BlockedCommand.self, RulesCommand.self, RuleSwitchCommand.self, OutletCommand.self,
+            BlockedCommand.self, RulesCommand.self, RuleSwitchCommand.self, GuestVoucherCommand.self, OutletCommand.self,
         ]
     )
 }
