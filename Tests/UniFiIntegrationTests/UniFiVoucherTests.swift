@@ -3,6 +3,7 @@ import BridgeTestSupport
 import Foundation
 import MQTTTestSupport
 import Testing
+import UniFiIntegration
 import UniFiSimulator
 import UniFiTestSupport
 
@@ -167,6 +168,25 @@ import UniFiTestSupport
                     #expect(!lines.contains { $0.contains(code) }, "a log line carries \(code)")
                 }
             }
+        }
+    }
+}
+
+/// `unifi.vouchers`: a mistake stops the start naming the key.
+@Suite struct VoucherConfigurationTests {
+    static let controller = "  controllers:\n    - id: home\n      url: https://127.0.0.1\n      api_key: k\n"
+
+    @Test(arguments: [
+        ("  vouchers:\n    presets: [0]\n", "unifi.vouchers.presets[0]"), ("  vouchers:\n    presets: [60, 60]\n", "unifi.vouchers.presets"),
+        ("  vouchers:\n    latest_code: maybe\n", "unifi.vouchers.latest_code"), ("  vouchers:\n    code: true\n", "unifi.vouchers.code"),
+    ])
+    func aMistakeNamesItsKey(yaml: String, key: String) throws {
+        let tree = try ConfigTree.parse(yaml: "unifi:\n" + yaml + Self.controller)
+        let section = try LoadedConfiguration(tree: tree).section("unifi")
+        #expect {
+            _ = try UniFiIntegrationFactory().make(section: section, environment: IntegrationEnvironment(logger: testLogger("unifi")))
+        } throws: { error in
+            (error as? ConfigError)?.key == key
         }
     }
 }
