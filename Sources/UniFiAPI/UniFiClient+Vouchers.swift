@@ -1,5 +1,6 @@
 import JSONDocument
 import PlainText
+import UpstreamHTTP
 
 /// Hotspot vouchers (`/v1/sites/{siteId}/hotspot/vouchers`, spec 10.5.66). Codes go into no
 /// log line: a request that names one leaves its query out of the debug log.
@@ -11,10 +12,12 @@ extension UniFiClient {
         return (try read.items.map(Self.voucher), read.totalCount)
     }
 
-    /// `POST`: makes `request.count` vouchers; the answer carries their codes.
+    /// `POST`: makes `request.count` vouchers; the answer carries their codes. Read as a list:
+    /// a thousand vouchers with every optional limit come near a single answer's bound.
     public func createVouchers(site: String, _ request: UniFiVoucherRequest) async throws -> [UniFiVoucher] {
         if let problem = request.problem() { throw UniFiError(.badRequest, problem) }
-        let answer = try json(try await send(.POST, voucherPath(site: site), body: request.body), what: "voucher creation")
+        let response = try await send(.POST, voucherPath(site: site), body: request.body, maxBodySize: AnswerSize.list)
+        let answer = try json(response, what: "voucher creation")
         guard let made = answer["vouchers"]?.arrayValue else { throw UniFiError(.unexpectedResponse, "a voucher creation answer without vouchers") }
         return try made.map(Self.voucher)
     }

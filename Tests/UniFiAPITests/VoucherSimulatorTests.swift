@@ -106,6 +106,8 @@ import UniFiSimulator
             #expect(try await f.client.deleteVoucher(site: f.site, id: made[0].id) == 1)
             #expect(try await f.client.deleteVoucher(site: f.site, code: made[1].code!) == 1)
             #expect(try await f.client.deleteVoucher(site: f.site, code: made[1].code!) == 0)
+            // The most one request makes: its answer is larger than any single thing's.
+            #expect(try await f.client.createVouchers(site: f.site, UniFiVoucherRequest(minutes: 60, count: 1000, note: "conference")).count == 1000)
             let posts = f.simulator.requestCount(method: "POST")
             let error = await unifiError { _ = try await f.client.createVouchers(site: f.site, UniFiVoucherRequest(minutes: 0, note: "x")) }
             #expect(error?.code == .badRequest)
