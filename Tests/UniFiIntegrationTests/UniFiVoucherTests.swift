@@ -36,6 +36,18 @@ import UniFiTestSupport
         }
     }
 
+    /// A console with more vouchers than state lists: every page up to 250, and the total.
+    @Test func theListIsBounded() async throws {
+        try await UniFiFixture.withSimulator(prepare: { $0.addDowntimeExamples(); $0.addVouchers(count: 420) }) { fixture in
+            try await fixture.runBridge { observer in
+                let state = try await observer.latest(Self.vouchersTopic)
+                #expect(state["count"] == 420 && state["truncated"] == true)
+                #expect(state["vouchers"]?.arrayValue?.count == 250)
+                #expect(fixture.simulator.requests.contains { $0.path.contains("hotspot/vouchers") && ($0.query ?? "").contains("offset=200") })
+            }
+        }
+    }
+
     @Test func revokeByIDAndByCode() async throws {
         try await UniFiFixture.withSimulator { fixture in
             try await fixture.runBridge { observer in
@@ -140,12 +152,21 @@ import UniFiTestSupport
 
     @Test func theLatestCodeCanBeTurnedOff() async throws {
         try await UniFiFixture.withSimulator { fixture in
+            // A code retained while the option was on is cleared at the start.
+            let before = try await Observer(fixture.broker, subscribe: ["home/unifi/voucher/latest"])
+            try await before.send("home/unifi/voucher/latest", #"{"code":"1234567890"}"#, retain: true)
+            _ = try await before.latest("home/unifi/voucher/latest")
+            await before.disconnect()
             try await fixture.runBridge(yaml: fixture.yaml(extra: "  vouchers:\n    latest_code: false\n")) { observer in
                 _ = try await observer.latest("homeassistant/button/home2mqtt_home/unifi_home_voucher_1440/config")
                 let pressed = try await observer.command("home/unifi/controller/home/voucher/preset/1440", "PRESS")
                 #expect(pressed["status"] == "ok")
                 _ = try await observer.latest(Self.vouchersTopic) { $0["count"] == 1 }
-                #expect(!observer.recorder.messages.contains { $0.topic == "home/unifi/voucher/latest" && !$0.payload.isEmpty })
+                // Retained messages come in the order of the subscriptions: the list's after the code's.
+                let later = try await Observer(fixture.broker, subscribe: ["home/unifi/voucher/latest", Self.vouchersTopic])
+                _ = try await later.latest(Self.vouchersTopic) { $0["count"] == 1 }
+                #expect(!later.recorder.messages.contains { $0.topic == "home/unifi/voucher/latest" && !$0.payload.isEmpty })
+                await later.disconnect()
                 #expect(!observer.recorder.messages.contains { $0.topic.hasSuffix("unifi_latest_voucher/config") && !$0.payload.isEmpty })
             }
         }
