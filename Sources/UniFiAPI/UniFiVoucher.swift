@@ -6,7 +6,7 @@ import JSONDocument
 public struct UniFiVoucher: Sendable, Equatable {
     public let id: String
     /// The secret code (`nil` once stripped).
-    public let code: String?
+    public private(set) var code: String?
     /// The note (`name` in the API), shared by the vouchers made together.
     public let note: String
     public let createdAt: String
@@ -40,15 +40,12 @@ public struct UniFiVoucher: Sendable, Equatable {
         uploadKbps = whole("txRateLimitKbps")
     }
 
-    private init(copying voucher: UniFiVoucher, code: String?) {
-        (id, self.code, note, createdAt, guestLimit, guestCount) =
-            (voucher.id, code, voucher.note, voucher.createdAt, voucher.guestLimit, voucher.guestCount)
-        (activatedAt, expiresAt, expired, minutes) = (voucher.activatedAt, voucher.expiresAt, voucher.expired, voucher.minutes)
-        (dataLimitMB, downloadKbps, uploadKbps) = (voucher.dataLimitMB, voucher.downloadKbps, voucher.uploadKbps)
-    }
-
     /// The same voucher with no code: what state may show.
-    public var withoutCode: UniFiVoucher { UniFiVoucher(copying: self, code: nil) }
+    public var withoutCode: UniFiVoucher {
+        var stripped = self
+        stripped.code = nil
+        return stripped
+    }
 
     /// The document types `code` as a string and gives a number as its example: take either.
     private static func codeText(_ value: JSONValue?) -> String? {
