@@ -2,6 +2,8 @@
 # libmosquitto's runtime library and CA certificates. Guide: docs/deploy.md.
 #   docker build -t home2mqtt .
 #   docker run -d --name home2mqtt -v "$PWD/config.yaml:/config/config.yaml:ro" home2mqtt
+# Both base images are multi-architecture: this builds for linux/amd64 or linux/arm64 alike
+# (docker buildx build --platform linux/amd64,linux/arm64 -t home2mqtt .).
 
 # ---- build: exactly the release build CI runs (scripts/build-release) ----------------------------
 # Swift 6.3 on Debian 12, the same Debian release as the runtime stage below.

@@ -164,14 +164,28 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // The bridge's own page (bridge.web): a small router on SwiftNIO's HTTP/1 server, the page's
+        // HTML, style and script as Swift strings: no web framework, no resource bundle.
+        .target(name: "WebPage", dependencies: [
+            "BridgeCore",
+            "UpstreamHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         // The bridge that ships: no simulator and no web framework in it (issue 10: the binary's size).
         .executableTarget(
             name: "home2mqtt",
             dependencies: [
                 "BridgeComposition", "BridgeCore", "PiHoleIntegration", "UniFiIntegration", "MQTT",
-                "UpstreamHTTP", "BellasReefIntegration", "PlainText",
+                "UpstreamHTTP", "BellasReefIntegration", "PlainText", "WebPage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -183,7 +197,7 @@ let package = Package(
         // `home2mqtt-demo`: the bridge against the simulators, with its own mosquitto (scripts/demo).
         .executableTarget(name: "home2mqtt-demo", dependencies: [
             "BridgeComposition", "BridgeCore", "MQTT", "ChildProcess", "PlainText", "BellasReefIntegration",
-            "PiHoleSimulator", "UniFiSimulator", "BellasReefSimulator",
+            "PiHoleSimulator", "UniFiSimulator", "BellasReefSimulator", "WebPage", "LoopbackSocket",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -207,10 +221,19 @@ let package = Package(
             "BridgeCore", "BridgeTestSupport", "MQTT", "MQTTTestSupport", "BellasReefIntegration", "BellasReefSimulator",
         ]),
 
+        // Headless Chromium driven over WebDriver's HTTP protocol: the page's tests in a real browser.
+        .target(name: "WebDriverTestSupport", dependencies: [
+            "ChildProcess", "JSONDocument", "MQTTTestSupport", "UpstreamHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
         // A broker and the three simulators at once, for tests of the real executable as a whole.
         .target(name: "AllUpstreamsTestSupport", dependencies: [
             "BridgeTestSupport", "MQTTTestSupport", "PiHoleSimulator", "PiHoleTestSupport", "UniFiTestSupport",
-            "BellasReefSimulator", "BellasReefTestSupport",
+            "BellasReefSimulator", "BellasReefTestSupport", "UpstreamHTTP", "JSONDocument",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
         // The benchmark (issue 10): mosquitto, the simulators and the bridge in one process, measured
@@ -253,7 +276,7 @@ let package = Package(
         .testTarget(name: "Home2MQTTTests", dependencies: [
             "home2mqtt", "MQTTTestSupport", "BridgeTestSupport", "BridgeCore", "PiHoleIntegration", "PiHoleSimulator",
             "PiHoleTestSupport", "UniFiSimulator", "UniFiTestSupport", "UniFiIntegration", "BellasReefSimulator",
-            "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport",
+            "BellasReefTestSupport", "UpstreamHTTP", "AllUpstreamsTestSupport", "JSONDocument", "SimulatorSupport",
         ]),
         .testTarget(name: "PiHoleAPITests", dependencies: [
             "PiHoleAPI", "BridgeRuntime", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket", "SimulatorSupport",
@@ -285,6 +308,21 @@ let package = Package(
             "AllUpstreamsTestSupport", "BridgeTestSupport", "MQTTTestSupport", "JSONDocument",
             "PiHoleSimulator", "UniFiSimulator", "UniFiTestSupport", "BellasReefSimulator",
         ], exclude: ["home_assistant_client.py"]),
+        // The page (bridge.web): its parts alone, and the real executable with its HTTP requests.
+        .testTarget(name: "WebPageTests", dependencies: [
+            "WebPage", "BridgeCore", "MQTT", "AllUpstreamsTestSupport", "BridgeTestSupport", "MQTTTestSupport", "PiHoleSimulator",
+            "PiHoleTestSupport", "UpstreamHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
+        // The page in headless Chromium against the real executable and the three simulators;
+        // scripts/test runs it in a pass of its own (a browser takes a core while it starts).
+        .testTarget(name: "WebPageBrowserTests", dependencies: [
+            "WebDriverTestSupport", "AllUpstreamsTestSupport", "BridgeTestSupport", "MQTTTestSupport", "PiHoleSimulator",
+            "PiHoleTestSupport", "BellasReefSimulator", "UniFiTestSupport", "UpstreamHTTP", "JSONDocument",
+        ]),
         .testTarget(name: "UniFiAPITests", dependencies: [
             "UniFiAPI", "UniFiSimulator", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",
         ]),

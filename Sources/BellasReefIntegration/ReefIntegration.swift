@@ -76,6 +76,7 @@ final class ReefIntegration: Integration {
     /// The one place state goes out: after every change, in the order the changes were made.
     private func publishChanges(_ context: IntegrationContext) async {
         let discovery = ReefDiscovery(topics: context.topics, services: configuration.services)
+        published.withLock { $0 = ChangedState(inheritingFrom: context) }
         while !Task.isCancelled {
             let pending = context.timers.pending
             let (payloads, things) = services.state.read { snapshot in

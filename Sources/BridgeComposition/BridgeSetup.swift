@@ -19,7 +19,10 @@ public struct BridgeSetup {
         var integrations: [any Integration] = []
         for factory in integrationFactories {
             let section = try configuration.section(factory.name)
-            if let integration = try factory.make(section: section, environment: IntegrationEnvironment(logger: logger, metrics: metrics)) {
+            // Named in every line it logs, and in `bridge/logging`.
+            var integrationLogger = logger
+            integrationLogger[metadataKey: "integration"] = "\(factory.name)"
+            if let integration = try factory.make(section: section, environment: IntegrationEnvironment(logger: integrationLogger, metrics: metrics)) {
                 integrations.append(integration)
             }
         }

@@ -13,35 +13,69 @@ import Synchronization
 public final class Bridge: Service {
     public static let version = Product.version
 
-    private let configuration: LoadedConfiguration
-    private let integrations: [any Integration]
-    private let logger: Logger
-    private let client: MQTTClient
-    private let health = HealthRecorder()
+    /// The configuration at start: what only a restart changes (the broker, the base topic).
+    let configuration: LoadedConfiguration
+    /// The configuration running now: the last one loaded, at start or by a reload.
+    let current: Mutex<LoadedConfiguration>
+    let running = RunningIntegrations()
+    let logger: Logger
+    let logControl: LogControl
+    let source: ConfigurationSource?
+    let client: MQTTClient
+    let health = HealthRecorder()
     private let metrics: BridgeMetrics
     private let timers: TimerStore
+    private let responder: CommandResponder
+    let discovery: DiscoveryPublisher?
+    let events: BridgeEvents
+    /// A reload runs; another is refused meanwhile.
+    let isReloading = Mutex(false)
+    /// Online with every integration launched, and not yet shutting down: a reload may stop and start them.
+    let isServing = Atomic<Bool>(false)
     private let startedAt = ContinuousClock.now
     /// Messages the dispatcher is done with (routed, or answered itself): see `readEveryCommand`.
     private let messagesHandled = Atomic<Int>(0)
     /// Signalled after each one, for `readEveryCommand` to wait on.
     private let messageHandled = Wakeup()
     private let isStopping = Atomic<Bool>(false)
+    /// What the page shows and how it sends commands (`bridge.web`); `nil` without the page.
+    let activity: BridgeActivity?
 
+    /// - Parameters:
+    ///   - logControl: the level and format `bridge/request/log_level` and a reload change, and
+    ///     where `bridge/logging` comes from: the control `logger` (and the integrations') log through.
+    ///   - source: where a reload (`bridge/request/reload`, SIGHUP) reads the configuration
+    ///     again; `nil`: a reload is refused.
     public init(
-        configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger
+        configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger,
+        logControl: LogControl? = nil, source: ConfigurationSource? = nil, activity: BridgeActivity? = nil
     ) throws {
         self.configuration = configuration
-        self.integrations = integrations
+        current = Mutex(configuration)
         self.metrics = metrics
         self.logger = logger
+        self.logControl = logControl ?? LogControl(configuration.bridge)
+        self.source = source
+        self.activity = activity
         timers = try TimerStore(directory: configuration.bridge.stateDirectory, logger: logger)
-        client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger)
+        var onPublish: (@Sendable (String, [UInt8], Bool) -> Void)?
+        if let activity { onPublish = { topic, payload, retain in activity.published(topic, payload, retain: retain) } }
+        client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger, onPublish: onPublish)
+        let topics = BridgeTopics(base: configuration.bridge.baseTopic)
+        responder = CommandResponder(client: client, logger: logger, activity: activity)
+        events = BridgeEvents(topic: topics.event, client: client, logger: logger)
+        discovery = configuration.bridge.discoveryEnabled
+            ? Self.makeDiscovery(configuration.bridge, integrations: integrations, client: client, logger: logger) : nil
+        for integration in integrations { running.insert(makeRun(integration)) }
     }
 
     /// Whether the broker connection is up now: what `/healthz` reports.
     public var isBrokerConnected: Bool { client.isConnected }
 
-    private var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
+    /// Successful reconnects to the broker since the start.
+    public var brokerReconnects: Int { client.reconnectCount }
+
+    var topics: BridgeTopics { BridgeTopics(base: configuration.bridge.baseTopic) }
 
     /// On `BridgeEventLoop.loop`, with every task it starts: see there.
     public func run() async throws {
@@ -64,30 +98,13 @@ public final class Bridge: Service {
 
     /// Connects, announces itself and runs everything until a graceful shutdown, then stops.
     private func serve() async throws {
-        for integration in integrations { try await integration.checkConfigurationWithUpstream() }
+        for run in running.all { try await run.integration.checkConfigurationWithUpstream() }
         client.start()
         // A bridge still waiting for its broker stops when told to, as one that is online does.
         try await cancelWhenGracefulShutdown { try await self.waitForBroker() }
 
-        let responder = CommandResponder(client: client, logger: logger)
-        let discovery = configuration.bridge.discoveryEnabled ? makeDiscovery() : nil
-        let queues = integrations.map { integration in
-            let topics = IntegrationTopics(bridge: topics, name: integration.name)
-            var integrationLogger = logger
-            integrationLogger[metadataKey: "integration"] = "\(integration.name)"
-            let context = IntegrationContext(
-                topics: topics, logger: integrationLogger,
-                timers: IntegrationTimers(store: timers, integration: integration.name),
-                client: client, health: health, discovery: discovery)
-            return CommandQueue(
-                integration: integration, context: context, responder: responder,
-                timeLimit: configuration.bridge.commandTimeout, metrics: metrics)
-        }
-
-        for filter in queues.flatMap(\.filters) {
-            try await client.subscribe(
-                configuration.bridge.commandSubscription(filter), qos: .atLeastOnce, options: RetainedCommandLog.subscriptionOptions)
-        }
+        let requests = makeRequests()
+        for filter in requests.filters + running.all.flatMap(\.queue.filters) { try await subscribeCommands(filter) }
         if hasReplicas { try await client.subscribe(topics.state, qos: .atLeastOnce) }
         for filter in discovery?.subscriptions ?? [] {
             try await client.subscribe(filter, qos: .atLeastOnce)
@@ -95,26 +112,71 @@ public final class Bridge: Service {
         try await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
         try await publishRetained(topics.info, infoPayload.encoded())
         await discovery?.publishAll()
-        logger.info("bridge online", metadata: ["base_topic": "\(topics.base)", "integrations": "\(integrations.map(\.name))"])
+        let feed = LoggingFeed(topic: topics.logging, client: client)
+        logControl.forward(to: { feed.publish($0) })
+        logger.info("bridge online", metadata: ["base_topic": "\(topics.base)", "integrations": "\(running.all.map(\.name))"])
+        for run in running.all { _ = running.launch(run) }
+        isServing.store(true, ordering: .releasing)
 
-        // Three layers, each outliving the one inside it. At a graceful shutdown the polls stop;
-        // then the queues close and answer what they hold; the dispatcher goes on reading to the
-        // end of the broker connection, answering every command still delivered "shutting down".
+        // Layers, each outliving the one inside it. At a graceful shutdown the background tasks
+        // end and every integration run stops its polls, then closes its queue and answers what it
+        // holds; the dispatcher goes on reading to the end of the broker connection, answering
+        // every command still delivered "shutting down". A reload launches runs and stops them
+        // meanwhile.
         await withDiscardingTaskGroup { reading in
-            reading.addTask { await self.dispatch(queues: queues, discovery: discovery) }
-            await withDiscardingTaskGroup { commands in
-                for queue in queues { commands.addTask { await queue.run() } }
-                await withDiscardingTaskGroup { polling in
-                    for queue in queues { polling.addTask { await queue.integration.run(context: queue.context) } }
-                    polling.addTask { await self.publishHealthEveryMinute() }
-                    polling.addTask { await self.recordConnectionChanges() }
-                    try? await gracefulShutdown()
-                    polling.cancelAll()
+            reading.addTask { await self.dispatch(requests: requests) }
+            await withDiscardingTaskGroup { runs in
+                runs.addTask { await requests.run() }
+                runs.addTask {
+                    await withDiscardingTaskGroup { background in
+                        background.addTask { await self.publishHealthEveryMinute() }
+                        background.addTask { await self.recordConnectionChanges() }
+                        try? await gracefulShutdown()
+                        background.cancelAll()
+                    }
+                    self.isServing.store(false, ordering: .releasing)
+                    requests.close()
+                    self.running.stopAll()
                 }
-                for queue in queues { queue.close() }
+                for await run in running.launches { runs.addTask { await run.run() } }
             }
             await stop(readingEveryCommand: true)
         }
+    }
+
+    /// `base/bridge/request/+`, in a queue of its own: made while the bridge serves, as the
+    /// requests reach into it.
+    private func makeRequests() -> CommandQueue {
+        let requests = BridgeRequests(healthCheck: { self.healthCheck() }, logControl: logControl) {
+            // In a task of its own, which neither the request's time limit nor the shutdown
+            // cancels: a reload stopped half-way would leave integrations stopped, or logged in.
+            await Task(executorPreference: BridgeEventLoop.taskExecutor) { await self.reload() }.value
+        }
+        let context = IntegrationContext(
+            topics: IntegrationTopics(bridge: topics, name: requests.name), logger: logger,
+            timers: IntegrationTimers(store: timers, integration: requests.name), client: client, health: health, discovery: nil)
+        return CommandQueue(
+            integration: requests, context: context, responder: responder, timeLimit: configuration.bridge.commandTimeout, metrics: metrics)
+    }
+
+    /// Subscribes to an integration's (or the bridge's requests') command filter.
+    func subscribeCommands(_ filter: String) async throws {
+        try await client.subscribe(
+            configuration.bridge.commandSubscription(filter), qos: .atLeastOnce, options: RetainedCommandLog.subscriptionOptions)
+    }
+
+    /// An integration ready to run, with its own queue and context.
+    func makeRun(_ integration: any Integration) -> IntegrationRun {
+        var integrationLogger = logger
+        integrationLogger[metadataKey: "integration"] = "\(integration.name)"
+        let events = events
+        let context = IntegrationContext(
+            topics: IntegrationTopics(bridge: topics, name: integration.name), logger: integrationLogger,
+            timers: IntegrationTimers(store: timers, integration: integration.name) { events.restoreCarriedOut($0) },
+            client: client, health: health, discovery: discovery, events: events)
+        return IntegrationRun(queue: CommandQueue(
+            integration: integration, context: context, responder: responder,
+            timeLimit: configuration.bridge.commandTimeout, metrics: metrics))
     }
 
     /// Retries until the broker accepts us: a bridge started before its broker (a common
@@ -133,27 +195,30 @@ public final class Bridge: Service {
         }
     }
 
-    private func makeDiscovery() -> DiscoveryPublisher {
+    private static func makeDiscovery(
+        _ configuration: BridgeConfiguration, integrations: [any Integration], client: MQTTClient, logger: Logger
+    ) -> DiscoveryPublisher {
+        let topics = BridgeTopics(base: configuration.baseTopic)
         let config = DiscoveryConfig(
-            topics: DiscoveryTopics(prefix: configuration.bridge.discoveryPrefix, base: topics.base),
+            topics: DiscoveryTopics(prefix: configuration.discoveryPrefix, base: topics.base),
             bridgeTopics: topics, version: Self.version
         )
-        let entities = integrations.flatMap { $0.discoveryEntities(topics: IntegrationTopics(bridge: topics, name: $0.name)) }
+        let entities = Dictionary(integrations.map { ($0.name, $0.discoveryEntities(topics: IntegrationTopics(bridge: topics, name: $0.name))) }) { a, _ in a }
         let runtime = Set(integrations.filter(\.hasRuntimeEntities).map(\.name))
         return DiscoveryPublisher(config: config, entities: entities, runtimeIntegrations: runtime, client: client, logger: logger)
     }
 
     private var hasReplicas: Bool { configuration.bridge.sharedSubscriptionGroup != nil }
 
-    private func dispatch(queues: [CommandQueue], discovery: DiscoveryPublisher?) async {
+    private func dispatch(requests: CommandQueue) async {
         for await message in client.messages {
-            await route(message, queues: queues, discovery: discovery)
+            await route(message, requests: requests)
             messagesHandled.add(1, ordering: .releasing)
             messageHandled.signal()
         }
     }
 
-    private func route(_ message: MQTTMessage, queues: [CommandQueue], discovery: DiscoveryPublisher?) async {
+    private func route(_ message: MQTTMessage, requests: CommandQueue) async {
         if let discovery, await discovery.handle(message) { return }
         if message.topic == topics.state {
             // A replica that went away (its last will, or its shutdown) said the bridge is
@@ -164,7 +229,10 @@ public final class Bridge: Service {
             }
             return
         }
-        if let queue = queues.first(where: { $0.accepts(message.topic) }) {
+        if requests.accepts(message.topic) {
+            requests.enqueue(message)
+        } else if let queue = running.queue(accepting: message.topic) {
+            activity?.received(message)
             queue.enqueue(message)
         } else {
             logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])
@@ -192,7 +260,7 @@ public final class Bridge: Service {
     private func stop(readingEveryCommand: Bool = false) async {
         isStopping.store(true, ordering: .releasing)
         logger.info("shutting down")
-        let integrations = integrations
+        let integrations = running.all.map(\.integration)
         let outcome = await withTimeLimit(.seconds(3)) {
             await withDiscardingTaskGroup { group in
                 for integration in integrations { group.addTask { await integration.shutdown() } }
@@ -204,19 +272,20 @@ public final class Bridge: Service {
             try? await client.publish(state, payload: Array(BridgeTopics.offline.utf8), qos: .atLeastOnce, retain: true)
         }
         if readingEveryCommand { await readEveryCommand() }
+        logControl.forward(to: nil)
         await client.disconnect()
         logger.info("bridge offline")
     }
 
-    private func publishRetained(_ topic: String, _ payload: [UInt8]) async throws {
+    func publishRetained(_ topic: String, _ payload: [UInt8]) async throws {
         try await client.publish(topic, payload: payload, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
     }
 
-    private var infoPayload: JSONValue {
+    var infoPayload: JSONValue {
         [
             "version": .string(Self.version),
-            "integrations": .array(integrations.map { .string($0.name) }),
-            "config": configuration.redacted,
+            "integrations": .array(running.all.map { .string($0.name) }),
+            "config": current.withLock { $0.redacted },
         ]
     }
 

@@ -13,6 +13,12 @@ public struct BridgeTopics: Sendable, Equatable {
     public var info: String { "\(base)/bridge/info" }
     /// Uptime, memory, reconnects and per-integration last success, retained JSON, every minute.
     public var health: String { "\(base)/bridge/health" }
+    /// Warnings and errors, not retained, rate-limited: `{"level","message","logger","time"}`.
+    public var logging: String { "\(base)/bridge/logging" }
+    /// Things that happened, not retained: `{"type","time","data"}`.
+    public var event: String { "\(base)/bridge/event" }
+    /// `health_check`, `log_level`, `reload`: answered as every command is.
+    public func request(_ name: String) -> String { "\(base)/bridge/request/\(name)" }
 
     /// Where clients should ask for MQTT 5 responses (`<replies>/<client>/…`): inside the base
     /// topic, so a broker ACL that lets a role read `base/#` lets it read its answers too.

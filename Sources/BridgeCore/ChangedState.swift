@@ -17,6 +17,13 @@ public struct ChangedState: Sendable {
 
     public init() {}
 
+    /// For an integration a reload started in place of another (its section changed): as if each
+    /// topic its predecessor left had been published with something no message equals, so that
+    /// every topic goes out again and its first whole state clears those it no longer has.
+    public init(inheritingFrom context: IntegrationContext) {
+        for topic in context.retained.inherited { last[topic] = (.cleared, 0) }
+    }
+
     /// The messages that differ from what went out last, remembered as sent. Clearing a topic
     /// is a change only when something was published there.
     public mutating func changes(_ messages: [(topic: String, message: StateMessage)]) -> [(topic: String, message: StateMessage)] {

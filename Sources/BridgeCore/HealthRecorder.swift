@@ -13,6 +13,10 @@ final class HealthRecorder: Sendable {
         lastSuccess.withLock { $0[integration] = date }
     }
 
+    func forget(integration: String) {
+        lastSuccess.withLock { $0[integration] = nil }
+    }
+
     var snapshot: [String: Date] {
         lastSuccess.withLock { $0 }
     }

@@ -11,10 +11,13 @@ public struct IntegrationContext: Sendable {
     let client: MQTTClient
     let health: HealthRecorder
     let discovery: DiscoveryPublisher?
+    let events: BridgeEvents?
+    /// What this run published, for a reload to clear.
+    let retained = RetainedTopics()
 
     init(
         topics: IntegrationTopics, logger: Logger, timers: IntegrationTimers, client: MQTTClient,
-        health: HealthRecorder, discovery: DiscoveryPublisher?
+        health: HealthRecorder, discovery: DiscoveryPublisher?, events: BridgeEvents? = nil
     ) {
         self.topics = topics
         self.logger = logger
@@ -22,22 +25,26 @@ public struct IntegrationContext: Sendable {
         self.client = client
         self.health = health
         self.discovery = discovery
+        self.events = events
     }
 
     /// Publishes retained state below the integration's root (`""` is the root itself). The
     /// latest value is re-published after a reconnect, in case the broker lost it.
     public func publishState(_ relativeTopic: String, _ payload: JSONValue) async {
-        await publishRetained(topics.topic(relativeTopic), payload.encoded())
+        events?.availability.noteState(integration: topics.name, topic: relativeTopic, error: payload["error"]?.stringValue)
+        await publishRetained(relativeTopic, payload.encoded())
     }
 
     /// `online` / `offline` at `<relativeTopic>`, retained.
     public func publishAvailability(_ relativeTopic: String, online: Bool) async {
-        await publishRetained(topics.topic(relativeTopic), Array((online ? BridgeTopics.online : BridgeTopics.offline).utf8))
+        await publishRetained(relativeTopic, Array((online ? BridgeTopics.online : BridgeTopics.offline).utf8))
+        events?.availabilityPublished(integration: topics.name, topic: relativeTopic, online: online)
     }
 
     /// Clears a retained state topic (an empty retained message), for a thing that went away.
     public func clearState(_ relativeTopic: String) async {
-        await publishRetained(topics.topic(relativeTopic), [])
+        events?.availability.forget(integration: topics.name, topic: relativeTopic)
+        await publishRetained(relativeTopic, [])
     }
 
     /// Makes `entities` this integration's runtime entities: new ones appear in Home Assistant,
@@ -52,7 +59,9 @@ public struct IntegrationContext: Sendable {
         health.recordSuccess(integration: topics.name)
     }
 
-    private func publishRetained(_ topic: String, _ payload: [UInt8]) async {
+    private func publishRetained(_ relativeTopic: String, _ payload: [UInt8]) async {
+        retained.published(relativeTopic, cleared: payload.isEmpty)
+        let topic = topics.topic(relativeTopic)
         do {
             try await client.publish(topic, payload: payload, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
         } catch {

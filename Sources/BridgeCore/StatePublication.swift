@@ -35,7 +35,7 @@ extension IntegrationContext {
     /// publishes what changed of what `gather` returns for the parts asked for (`nil`: the whole
     /// state) and sets the runtime entities. Runs until cancelled.
     public func publishWhenAsked<Part>(_ requests: PublishRequests<Part>, _ gather: (Set<Part>?) async -> StatePublication) async {
-        var published = ChangedState()
+        var published = ChangedState(inheritingFrom: self)
         while !Task.isCancelled {
             await requests.wakeup.wait(atMost: .seconds(3600))
             guard !Task.isCancelled else { return }

@@ -9,17 +9,20 @@ import ServiceLifecycle
 /// it down gracefully (as SIGTERM would) and waits for it to finish. `body` starts once the
 /// bridge says `online`, which it does after its command subscriptions are in place.
 /// `configureObserver` sets up the client that watches for that (credentials on a broker with roles).
+/// `logControl`: the one `logger` was made through (`LogControl.logger(wrapping:)`), for tests of
+/// `bridge/request/log_level` and `bridge/logging`.
 public func withRunningBridge<T: Sendable>(
     broker: TestBroker,
     yaml: String = "",
     integrations: [any Integration],
     logger: Logger = testLogger("bridge"),
+    logControl: LogControl? = nil,
     observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
     _ body: () async throws -> T
 ) async throws -> T {
     let bridge = try Bridge(
         configuration: try testConfiguration(broker: broker, yaml: yaml),
-        integrations: integrations, logger: logger
+        integrations: integrations, logger: logger, logControl: logControl
     )
     let group = ServiceGroup(services: [bridge], logger: testLogger("service-group"))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in

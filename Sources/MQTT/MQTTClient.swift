@@ -14,11 +14,18 @@ public final class MQTTClient: Sendable {
     public let configuration: MQTTConfiguration
     private let core: ClientCore
     let handle: MosquittoHandle
+    /// Sees every publish as it is asked for (topic, payload, retain), sent or queued alike.
+    private let onPublish: (@Sendable (String, [UInt8], Bool) -> Void)?
 
     /// Validates the configuration and creates the libmosquitto handle. Does not connect.
-    public init(configuration: MQTTConfiguration, logger: Logger) throws {
+    /// `onPublish` sees every message this client is asked to publish: the bridge's page mirrors
+    /// its state from there. It runs on the publisher's thread: keep it short.
+    public init(
+        configuration: MQTTConfiguration, logger: Logger, onPublish: (@Sendable (String, [UInt8], Bool) -> Void)? = nil
+    ) throws {
         try ConfigurationValidator.validate(configuration)
         self.configuration = configuration
+        self.onPublish = onPublish
         var logger = logger
         logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
         core = ClientCore(logger: logger, protocolVersion: configuration.protocolVersion)
@@ -119,6 +126,7 @@ public final class MQTTClient: Sendable {
         if configuration.protocolVersion == .v311 && !properties.isEmpty {
             throw MQTTError(.invalidConfiguration, "MQTT 5 properties need protocolVersion .v5")
         }
+        onPublish?(topic, payload, retain)
         let clears = retain && payload.isEmpty
         if republishOnReconnect && !clears {
             let remembered = RememberedPublish(payload: payload, qos: qos, retain: retain, properties: properties)
@@ -155,6 +163,7 @@ public final class MQTTClient: Sendable {
         if configuration.protocolVersion == .v311 && !properties.isEmpty {
             return acknowledged(.failure(MQTTError(.invalidConfiguration, "MQTT 5 properties need protocolVersion .v5")))
         }
+        onPublish?(topic, payload, retain)
         if qos == .atMostOnce {
             acknowledged(Result { () throws(MQTTError) in try publishNow(topic, payload: payload, retain: retain, properties: properties) })
         } else {

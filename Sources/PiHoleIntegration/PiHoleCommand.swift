@@ -9,6 +9,8 @@ enum PiHoleCommand: Equatable, Sendable {
     case domain(DomainChange, Target)
     /// `group/<key or name>/set`.
     case group(String, SwitchCommand, Target)
+    /// `client/<key or client>/groups/set`, `client/<key or client>/pause`.
+    case client(String, ClientChange, Target)
     case recentlyBlocked(RecentlyBlockedRequest, Target)
     case action(PiHoleAction, Target)
 
@@ -26,7 +28,7 @@ enum PiHoleCommand: Equatable, Sendable {
     var changesOnlyBlocking: Bool {
         switch self {
         case .pause, .resume, .setBlocking, .refresh, .domain: true
-        case .group, .recentlyBlocked, .action: false
+        case .group, .client, .recentlyBlocked, .action: false
         }
     }
 
@@ -57,6 +59,8 @@ enum PiHoleCommand: Equatable, Sendable {
         case let words where words.count == 3 && words[0] == "group" && words[2] == "set":
             let command = try SwitchCommand.parse(request.payload, command: "group/<name>/set", flags: ["force"])
             return .group(words[1], command, target)
+        case let words where words.count >= 3 && words[0] == "client":
+            return .client(words[1], try ClientChange.parse(action: Array(words.dropFirst(2)), payload: request.payload), target)
         case ["recently_blocked", "get"]:
             return .recentlyBlocked(try RecentlyBlockedRequest.parse(request.payload), target)
         case let words where words.count == 2 && words[0] == "action":

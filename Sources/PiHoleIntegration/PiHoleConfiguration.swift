@@ -17,6 +17,8 @@ struct PiHoleConfiguration: Sendable {
     let pollInterval: Duration
     let defaultPause: Int
     let pausePresets: [Int]
+    /// Minutes of the "pause filtering" buttons of each configured client.
+    let clientPausePresets: [Int]
     /// Statistics and groups every `stats_interval`, seats and warnings every `diagnostics_interval`.
     let detailSchedule: PiHoleDetailSchedule
     /// How long a gravity run may stream before its command fails.
@@ -24,8 +26,8 @@ struct PiHoleConfiguration: Sendable {
 
     init(_ section: ConfigSection) throws(ConfigError) {
         let section = try section.allowing([
-            "instances", "poll_interval", "default_pause", "pause_presets", "request_timeout", "stats_interval",
-            "diagnostics_interval", "gravity_timeout",
+            "instances", "poll_interval", "default_pause", "pause_presets", "client_pause_presets", "request_timeout",
+            "stats_interval", "diagnostics_interval", "gravity_timeout",
         ])
         pollInterval = .seconds(try section.int("poll_interval", default: 5, in: 1...3600))
         detailSchedule = PiHoleDetailSchedule(
@@ -34,6 +36,7 @@ struct PiHoleConfiguration: Sendable {
         gravityTimeout = .seconds(try section.int("gravity_timeout", default: 600, in: 30...3600))
         defaultPause = try section.int("default_pause", default: 10, in: 1...PiHoleCommand.maximumPause)
         pausePresets = try section.intList("pause_presets", default: [10, 30, 300], in: 1...PiHoleCommand.maximumPause)
+        clientPausePresets = try section.intList("client_pause_presets", default: [15, 60], in: 1...(30 * 24 * 60))
         let timeout = Duration.seconds(try section.int("request_timeout", default: 10, in: 1...120))
 
         var instances: [Instance] = []

@@ -14,6 +14,8 @@ struct PiHoleDetails: Sendable, Equatable {
     var statsReadAt: Date?
     /// `nil` until read once.
     var groups: [PiHoleGroup]?
+    /// `nil` until read once.
+    var clients: [PiHoleClientEntry]?
     var sessions: [PiHoleSessionInfo]?
     var maxSessions: Int?
     var messages: Int?

@@ -8,9 +8,9 @@ import PiHoleAPI
 
 /// The groups of every Pi-hole by key: a group of the same name on several Pi-holes is one key
 /// (the plain `group/<key>/set` switches it on all of them). Keys stay as long as names do.
-struct PiHoleGroupRegistry: Sendable {
+struct PiHoleGroupRegistry: PiHoleKeyedRegistry, Sendable {
     /// One group on one Pi-hole, as published.
-    struct Entry: Sendable, Equatable {
+    struct Entry: PiHoleKeyedEntry, Equatable {
         let pihole: String
         let key: String
         let group: PiHoleGroup
@@ -42,18 +42,6 @@ struct PiHoleGroupRegistry: Sendable {
     /// The group name a command means by `keyOrName`: its key, or its exact name.
     func name(for keyOrName: String) -> String? {
         (entries.first { $0.key == keyOrName } ?? entries.first { $0.group.name == keyOrName })?.group.name
-    }
-
-    func entries(of pihole: String) -> [Entry] { entries.filter { $0.pihole == pihole } }
-
-    var keyList: String {
-        let keys = Array(Set(entries.map(\.key))).sorted()
-        return keys.isEmpty ? "none yet" : keys.prefix(20).joined(separator: ", ") + (keys.count > 20 ? ", …" : "")
-    }
-
-    /// `base/pihole/<id>/groups`: each group by key.
-    func payload(of pihole: String) -> JSONValue {
-        .object(Dictionary(entries(of: pihole).map { ($0.key, $0.payload) }) { first, _ in first })
     }
 
     /// `base/pihole/groups`: each group name by key, `enabled` when every Pi-hole that has it agrees.

@@ -12,6 +12,8 @@ enum PiHoleDetailRead: Hashable, Sendable, CaseIterable {
     case stats
     /// `GET /api/groups`.
     case groups
+    /// `GET /api/clients`: the configured clients and their groups.
+    case clients
     /// `GET /api/info/version` and the seat maximum from the configuration (before the seats in
     /// use, so that the two show together).
     case versions
@@ -28,7 +30,7 @@ struct PiHoleDetailSchedule: Sendable {
 
     func interval(_ read: PiHoleDetailRead) -> Duration {
         switch read {
-        case .stats, .groups: stats
+        case .stats, .groups, .clients: stats
         case .diagnostics: diagnostics
         case .versions: Self.versions
         }
@@ -75,6 +77,9 @@ extension PiHoleInstance {
         case .groups:
             let groups = try await measured { try await $0.groups() }
             updateSnapshot { $0.details.groups = groups }
+        case .clients:
+            let clients = try await measured { try await $0.clients() }
+            updateSnapshot { $0.details.clients = clients }
         case .diagnostics:
             let sessions = try await measured { try await $0.sessions() }
             updateSnapshot { $0.details.sessions = sessions }

@@ -51,6 +51,8 @@ extension PiHoleIntegration {
             }
         case .group(let keyOrName, let change, _):
             return try await switchGroup(keyOrName, change, target, timers: context.timers)
+        case .client(let keyOrClient, let change, _):
+            return try await changeClient(keyOrClient, change, target, timers: context.timers)
         case .recentlyBlocked(let question, _):
             return try await recentlyBlocked(question, target)
         case .action(let action, _):
@@ -140,7 +142,8 @@ extension PiHoleCommand {
     var target: Target {
         switch self {
         case .pause(_, let target), .resume(let target), .setBlocking(_, let target), .refresh(let target),
-            .domain(_, let target), .group(_, _, let target), .recentlyBlocked(_, let target), .action(_, let target):
+            .domain(_, let target), .group(_, _, let target), .client(_, _, let target), .recentlyBlocked(_, let target),
+            .action(_, let target):
             target
         }
     }

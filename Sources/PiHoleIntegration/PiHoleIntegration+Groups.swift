@@ -53,6 +53,7 @@ extension PiHoleIntegration {
     /// Carries out a timed group switch's promise, whatever was changed meanwhile (the log says
     /// so). - Returns: `false` to try again later (the Pi-hole is away).
     func restore(_ timer: PersistedTimer) async -> Bool {
+        if timer.key.hasPrefix("client/") { return await restoreClient(timer) }
         guard let id = timer.restore["pihole"]?.stringValue, let name = timer.restore["group"]?.stringValue,
               let enabled = timer.restore["enabled"]?.boolValue
         else {
@@ -93,7 +94,7 @@ extension PiHoleIntegration {
         }
     }
 
-    private func updateGroupRegistry() {
+    func updateGroupRegistry() {
         let read = instances.map { (pihole: $0.id, groups: $0.snapshot.details.groups) }
         groups.withLock { $0.update(read) { _ in nil } }
     }

@@ -17,8 +17,9 @@ final class PiHoleIntegration: Integration {
     let instances: [PiHoleInstance]
     let logger: Logger
     let groups = Mutex(PiHoleGroupRegistry())
-    /// The group entities, built and set only when the groups they are made of change.
-    private let groupEntities = RuntimeEntityBuilder<[PiHoleDiscovery.GroupThing]>()
+    let clientRegistry = Mutex(PiHoleClientRegistry())
+    /// The group and client entities, built and set only when the things they are made of change.
+    private let runtimeEntities = RuntimeEntityBuilder<PiHoleDiscovery.RuntimeThings>()
     /// Wakes the blocking poll to plan again: after a command (a pause may end before the next poll).
     let replanPoll = Wakeup()
     /// Wakes the slower reads early, with the reads a command made stale.
@@ -129,20 +130,24 @@ final class PiHoleIntegration: Integration {
             if let ids {
                 return .part(PiHolePublication.blockingMessages(of: ids, in: snapshots), upstreamAnswered: snapshots.contains { $0.snapshot.available })
             }
+            // A restore carried out is taken off the list just after this publish: hide it already.
+            let pending = { (key: String) in context.timers.pending(key: key).flatMap { $0.dueAt > Date() ? $0 : nil } }
             let registry = groups.withLock { registry in
-                registry.update(snapshots.map { ($0.id, $0.snapshot.details.groups) }) { key in
-                    // A restore carried out is taken off the list just after this publish: hide it already.
-                    context.timers.pending(key: key).flatMap { $0.dueAt > Date() ? $0 : nil }
-                }
+                registry.update(snapshots.map { ($0.id, $0.snapshot.details.groups) }, pending: pending)
                 return registry
             }
-            // Until every Pi-hole's groups have been read once, a Pi-hole away at start would lose its group entities.
-            let groupsKnown = snapshots.allSatisfy { $0.snapshot.details.groups != nil }
+            let clients = clientRegistry.withLock { registry in
+                registry.update(snapshots.map { ($0.id, $0.snapshot.details.clients, $0.snapshot.details.groups) }, pending: pending)
+                return registry
+            }
+            // Until every Pi-hole's groups and clients have been read once, a Pi-hole away at start would lose their entities.
+            let thingsKnown = snapshots.allSatisfy { $0.snapshot.details.groups != nil && $0.snapshot.details.clients != nil }
+            let things = PiHoleDiscovery.RuntimeThings(
+                groups: registry.entries.map(PiHoleDiscovery.GroupThing.init), clients: PiHoleDiscovery.ClientThing.all(in: clients))
             return StatePublication(
-                messages: PiHolePublication(snapshots: snapshots, groups: registry).messages,
+                messages: PiHolePublication(snapshots: snapshots, groups: registry, clients: clients).messages,
                 upstreamAnswered: snapshots.contains { $0.snapshot.available },
-                runtimeEntities: groupsKnown
-                    ? groupEntities.entities(of: registry.entries.map(PiHoleDiscovery.GroupThing.init), discovery.groupEntities) : nil)
+                runtimeEntities: thingsKnown ? runtimeEntities.entities(of: things, discovery.runtimeEntities) : nil)
         }
     }
 

@@ -11,6 +11,7 @@ import Foundation
 struct PiHolePublication {
     let snapshots: [(id: String, snapshot: PiHoleSnapshot)]
     let groups: PiHoleGroupRegistry
+    let clients: PiHoleClientRegistry
 
     var messages: [(topic: String, message: StateMessage)] {
         var messages: [(topic: String, message: StateMessage)] = []
@@ -19,6 +20,7 @@ struct PiHolePublication {
             let details = snapshot.details
             if let stats = details.statsPayload { messages.append((PiHoleTopics.stats(id), .json(stats))) }
             if details.groups != nil { messages.append((PiHoleTopics.groups(id), .json(groups.payload(of: id)))) }
+            if details.clients != nil { messages.append((PiHoleTopics.clients(id), .json(clients.payload(of: id)))) }
             if let updates = details.updatesPayload { messages.append((PiHoleTopics.updates(id), .json(updates))) }
             if let diagnostics = details.diagnosticsPayload { messages.append((PiHoleTopics.diagnostics(id), .json(diagnostics))) }
         }
@@ -26,6 +28,9 @@ struct PiHolePublication {
         if let stats = aggregateStats { messages.append((PiHoleTopics.aggregateStats, .json(stats))) }
         if snapshots.contains(where: { $0.snapshot.details.groups != nil }) {
             messages.append((PiHoleTopics.aggregateGroups, .json(groups.aggregatePayload)))
+        }
+        if snapshots.contains(where: { $0.snapshot.details.clients != nil }) {
+            messages.append((PiHoleTopics.aggregateClients, .json(clients.aggregatePayload)))
         }
         return messages
     }

@@ -12,6 +12,8 @@ public enum PiHoleTopics {
     public static let aggregateStats = "stats"
     /// Each group name seen on any Pi-hole, with its state on each.
     public static let aggregateGroups = "groups"
+    /// Each configured client seen on any Pi-hole: its groups on each, a pause in force.
+    public static let aggregateClients = "clients"
 
     public static func instance(_ id: String) -> String { id }
     public static func instanceAvailability(_ id: String) -> String { "\(id)/availability" }
@@ -19,6 +21,8 @@ public enum PiHoleTopics {
     public static func stats(_ id: String) -> String { "\(id)/stats" }
     /// The Pi-hole's groups by key: name, enabled, comment, a pending restore.
     public static func groups(_ id: String) -> String { "\(id)/groups" }
+    /// The Pi-hole's configured clients by key: groups, comment, a pending restore.
+    public static func clients(_ id: String) -> String { "\(id)/clients" }
     /// Installed and latest versions of core, web and FTL.
     public static func updates(_ id: String) -> String { "\(id)/updates" }
     /// API seats in use and FTL's warnings.
@@ -32,20 +36,26 @@ public enum PiHoleTopics {
     public static func domains(_ id: String?, list: String, action: String) -> String { scoped(id, "domains/\(list)/\(action)") }
     /// `group/<key>/set`: on every Pi-hole that has the group, or on one.
     public static func groupSet(_ id: String?, key: String) -> String { scoped(id, "group/\(key)/set") }
+    /// `client/<key>/groups/set`: the client's groups, on every Pi-hole that has it, or on one.
+    public static func clientGroupsSet(_ id: String?, key: String) -> String { scoped(id, "client/\(key)/groups/set") }
+    /// `client/<key>/pause`: no filtering for the client for a while.
+    public static func clientPause(_ id: String?, key: String) -> String { scoped(id, "client/\(key)/pause") }
     /// Request/response: the domains blocked lately, on every Pi-hole or on one.
     public static func recentlyBlocked(_ id: String?) -> String { scoped(id, "recently_blocked/get") }
     /// `action/<gravity|restartdns|flush_logs>`: admin actions.
     public static func action(_ id: String?, _ action: PiHoleAction) -> String { scoped(id, "action/\(action.rawValue)") }
 
     /// The first word of every command; an instance id may not be one of them.
-    static let commandWords: Set<String> = ["pause", "resume", "refresh", "blocking", "domains", "group", "recently_blocked", "action"]
+    static let commandWords: Set<String> = ["pause", "resume", "refresh", "blocking", "domains", "group", "client", "recently_blocked", "action"]
     /// Words an instance id may not be, since topics below the root already use them.
-    static let reservedIDs: Set<String> = commandWords.union([availability, aggregateStats, aggregateGroups])
+    static let reservedIDs: Set<String> = commandWords.union([availability, aggregateStats, aggregateGroups, aggregateClients])
 
     /// Exact command topics only, so that the bridge never hears its own state or responses.
     static let commandFilters = [
-        "pause", "resume", "refresh", "blocking/set", "domains/+/+", "group/+/set", "recently_blocked/get", "action/+",
-        "+/pause", "+/resume", "+/refresh", "+/blocking/set", "+/domains/+/+", "+/group/+/set", "+/recently_blocked/get", "+/action/+",
+        "pause", "resume", "refresh", "blocking/set", "domains/+/+", "group/+/set", "client/+/groups/set", "client/+/pause",
+        "recently_blocked/get", "action/+",
+        "+/pause", "+/resume", "+/refresh", "+/blocking/set", "+/domains/+/+", "+/group/+/set", "+/client/+/groups/set",
+        "+/client/+/pause", "+/recently_blocked/get", "+/action/+",
     ]
 
     private static func scoped(_ id: String?, _ command: String) -> String {

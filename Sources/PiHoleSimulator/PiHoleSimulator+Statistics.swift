@@ -86,6 +86,39 @@ extension PiHoleSimulator {
     /// Groups a PUT created because its name was unknown (what FTL does).
     public var groupsCreatedByPut: Int { core.withLockedValue { $0.groups.createdByPut } }
 
+    // MARK: - Clients
+
+    /// Adds a configured client behind the bridge's back, in the groups named (which must exist);
+    /// `false` when it exists or a group does not.
+    @discardableResult
+    public func addClient(_ client: String, groups: [String] = ["Default"], comment: String? = nil) -> Bool {
+        let now = clock.now()
+        return core.withLockedValue { state in
+            let ids = groups.compactMap { state.groups.named($0)?.id }
+            guard ids.count == groups.count else { return false }
+            return state.clients.add(client, comment: comment, groups: ids, now: now)
+        }
+    }
+
+    @discardableResult
+    public func removeClient(_ client: String) -> Bool {
+        core.withLockedValue { $0.clients.remove(client) }
+    }
+
+    /// The client's group names, in the order of its group ids; `nil` when it is not configured.
+    public func clientGroups(_ client: String) -> [String]? {
+        core.withLockedValue { state in
+            state.clients.named(client).map { entry in entry.groups.sorted().compactMap { id in state.groups.all.first { $0.id == id }?.name } }
+        }
+    }
+
+    public func client(_ client: String) -> SimulatedClient? {
+        core.withLockedValue { $0.clients.named(client) }
+    }
+
+    /// `PUT /api/clients/{client}` and `POST /api/clients` requests that were carried out.
+    public var clientWrites: Int { core.withLockedValue { $0.clients.writes } }
+
     // MARK: - Sessions, messages, versions
 
     /// Opens sessions as other clients (browsers) would, taking seats counted against

@@ -98,6 +98,9 @@ enum PiHoleSimulatorEngine {
                 return .notFound
             }
             endpoint = handler
+        case (_, "clients") where rest.count <= 2:
+            guard let handler = clientsEndpoint(request, client: rest.count > 1 ? rest[1] : nil, now: now) else { return .notFound }
+            endpoint = handler
         case ("POST", "action"):
             guard let handler = actionEndpoint(request, path: Array(rest.dropFirst()), now: now) else { return .notFound }
             endpoint = handler

@@ -80,6 +80,7 @@ struct SimulatorState: Sendable {
     var queryLog = SimulatedQueryLog()
     var gravity = SimulatedGravity()
     var groups = SimulatedGroups()
+    var clients = SimulatedClients()
     /// Diagnosis messages (`/api/info/messages/count`).
     var messageCount = 0
     /// Every component's `remote.version`; `nil`: the installed one (up to date).

@@ -17,6 +17,7 @@ import ServiceLifecycle
 struct DemoAnnouncer: Service {
     let broker: DemoBrokerAddress
     let upstreams: [any RunningDemoUpstream]
+    let page: DemoPage
     let logger: Logger
 
     private var state: String { BridgeTopics(base: DemoConfiguration.baseTopic).state }
@@ -67,6 +68,8 @@ struct DemoAnnouncer: Service {
             "home2mqtt-demo: the bridge is online at \(broker.host):\(broker.port), \(whose).",
             "Watch everything it publishes:",
             "  mosquitto_sub \(address) -v -t '\(DemoConfiguration.baseTopic)/#'",
+            "Or open the bridge's page (its controls' password: \(DemoPage.password)):",
+            "  \(page.url)",
         ] + upstreams.flatMap { $0.banner(broker: broker) } + [
             "Ctrl-C stops the demo and everything it started.",
             "",

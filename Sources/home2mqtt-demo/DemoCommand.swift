@@ -1,8 +1,10 @@
 import ArgumentParser
 import BridgeComposition
 import BridgeCore
+import LoopbackSocket
 import Logging
 import ServiceLifecycle
+import WebPage
 
 /// `home2mqtt-demo`: the bridge working in one command, with nothing to own. Simulated
 /// appliances on loopback, a broker (the one already running, or a mosquitto of its own), and
@@ -28,12 +30,17 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The bridge's log level (logs go to standard error).")
     var logLevel: BridgeConfiguration.LogLevel = .warning
 
+    @Option(help: "The port of the bridge's page on 127.0.0.1 (default: a free one, printed).")
+    var webPort: Int?
+
     func validate() throws {
         guard (1...65535).contains(mqttPort) else { throw ValidationError("--mqtt-port must be 1...65535") }
+        if let webPort, !(1...65535).contains(webPort) { throw ValidationError("--web-port must be 1...65535") }
     }
 
     func run() async throws {
-        LogSetup.bootstrap(format: .text, level: logLevel)
+        let logControl = LogControl(level: Logger.Level(logLevel))
+        LogSetup.bootstrap(control: logControl)
         let logger = Logger(label: "home2mqtt-demo")
         let broker = try DemoBroker.choose(host: mqttHost, port: mqttPort, brokerConfig: brokerConfig)
         var upstreams: [any RunningDemoUpstream] = []
@@ -41,16 +48,25 @@ struct DemoCommand: AsyncParsableCommand {
             for upstream in demoUpstreams {
                 upstreams.append(try await upstream.start())
             }
-            let yaml = DemoConfiguration.yaml(broker: broker.address, upstreams: upstreams, logLevel: logLevel)
+            let page = DemoPage(port: try webPort ?? BoundLoopbackSocket().port)
+            let yaml = DemoConfiguration.yaml(broker: broker.address, upstreams: upstreams, logLevel: logLevel, page: page)
             let setup = try BridgeSetup(configuration: DemoConfiguration.load(yaml), logger: logger)
-            let bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, logger: logger)
-            let announcer = DemoAnnouncer(broker: broker.address, upstreams: upstreams, logger: logger)
+            let activity = BridgeActivity(baseTopic: DemoConfiguration.baseTopic)
+            let bridge = try Bridge(
+                configuration: setup.configuration, integrations: setup.integrations, logger: logger, logControl: logControl,
+                activity: activity)
+            let routes = PageSetup.routes(
+                setup.configuration.bridge.web, health: setup.configuration.bridge.health, activity: activity, bridge: bridge, logger: logger)
+            let listener = HTTPListener(host: "127.0.0.1", port: page.port, logger: logger) { request in
+                await routes.answer(request) ?? .full(.text(.notFound, "not found"))
+            }
+            let announcer = DemoAnnouncer(broker: broker.address, upstreams: upstreams, page: page, logger: logger)
 
             // A graceful shutdown stops services in reverse order: the announcer, the bridge (which
             // says `offline` and logs out of the simulators), the simulators, and the broker last.
             var services: [any Service] = broker.service.map { [$0] } ?? []
             services += upstreams.map { $0 as any Service }
-            services += [bridge, announcer] as [any Service]
+            services += [bridge, listener, announcer] as [any Service]
             var configuration = ServiceGroupConfiguration(
                 services: services.map { .init(service: $0) },
                 gracefulShutdownSignals: [.sigterm, .sigint],

@@ -13,7 +13,9 @@ enum DemoConfiguration {
     /// The demo's timers stay out of a real bridge's state directory.
     static let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("home2mqtt-demo-state").path
 
-    static func yaml(broker: DemoBrokerAddress, upstreams: [any RunningDemoUpstream], logLevel: BridgeConfiguration.LogLevel) -> String {
+    static func yaml(
+        broker: DemoBrokerAddress, upstreams: [any RunningDemoUpstream], logLevel: BridgeConfiguration.LogLevel, page: DemoPage
+    ) -> String {
         // Discovery only on the demo's own broker: on a broker that is already there, a Home
         // Assistant may be listening and would keep the demo's devices after the demo stops.
         """
@@ -26,6 +28,13 @@ enum DemoConfiguration {
           discovery: \(broker.startedByDemo)
           log_level: \(logLevel.rawValue)
           state_dir: "\(stateDirectory)"
+          health:
+            enabled: true
+            port: \(page.port)
+          web:
+            enabled: true
+            controls: true
+            password: \(DemoPage.password)
 
         """ + upstreams.map(\.configurationYAML).joined()
     }

@@ -32,6 +32,8 @@ struct PiHoleDemoUpstream: DemoUpstream {
     /// with something blocked lately, so that groups, statistics and `home2mqtt blocked` show.
     static func furnish(_ simulator: PiHoleSimulator) {
         simulator.addGroup(name: "Kids", comment: "the children's tablets")
+        simulator.addGroup(name: "Strict", comment: "bedtime: more lists")
+        simulator.addClient("192.168.1.20", groups: ["Default", "Kids"], comment: "Emma's tablet")
         simulator.setGravity(domains: 152_364, lastUpdate: Date().addingTimeInterval(-6 * 3600))
         let now = Date()
         let blocked = ["ads.example", "tracker.example", "cdn.shop.example"]
@@ -73,6 +75,9 @@ struct RunningPiHoleSimulators: RunningDemoUpstream {
                 "  \(publish) -t home/pihole/\(simulators.last?.id ?? "main")/resume -n",
                 "Turn the Kids group's block lists off for 10 minutes (then back on by itself):",
                 "  \(publish) -t home/pihole/group/kids/set -m '{\"enabled\":false,\"for\":600}'",
+                "Emma's tablet (192.168.1.20) unfiltered for 20 minutes, or in Strict for an hour (each back by itself):",
+                "  \(publish) -t home/pihole/client/192-168-1-20/pause -m '{\"for\":1200}'",
+                "  \(publish) -t home/pihole/client/192-168-1-20/groups/set -m '{\"groups\":[\"strict\"],\"for\":3600}'",
                 "What was blocked lately (the companion): home2mqtt blocked --port \(broker.port)",
             ]
     }

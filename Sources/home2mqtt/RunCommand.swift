@@ -12,9 +12,12 @@ import Glibc
 import Logging
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
+import WebPage
 
 struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the bridge until SIGTERM or SIGINT.")
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run the bridge until SIGTERM or SIGINT; SIGHUP reloads the configuration.")
 
     @OptionGroup var options: ConfigOptions
 
@@ -22,32 +25,55 @@ struct RunCommand: AsyncParsableCommand {
     var logFormat: BridgeConfiguration.LogFormat?
 
     func run() async throws {
-        let setupLogger = Logger(label: "home2mqtt")
-        let registry = PrometheusCollectorRegistry()
-        let metrics = BridgeMetrics(factory: PrometheusMetricsFactory(registry: registry))
-        let setup: BridgeSetup
+        let loaded: LoadedConfiguration
         do {
-            setup = try BridgeSetup(configFile: options.config, logger: setupLogger, metrics: metrics)
+            loaded = try LoadedConfiguration.load(file: options.config)
         } catch {
             writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
             throw configErrorExitCode
         }
-        let bridgeConfiguration = setup.configuration.bridge
-        LogSetup.bootstrap(format: logFormat ?? bridgeConfiguration.logFormat, level: bridgeConfiguration.logLevel)
+        // Made before any logger: every logger of the process (the integrations' too) logs at the
+        // level and in the format it holds, which `bridge/request/log_level` and a reload change.
+        let logControl = LogControl(loaded.bridge, formatOverride: logFormat)
+        LogSetup.bootstrap(control: logControl)
         let logger = Logger(label: "home2mqtt")
+        let registry = PrometheusCollectorRegistry()
+        let metrics = BridgeMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let setup: BridgeSetup
+        do {
+            setup = try BridgeSetup(configuration: loaded, logger: logger, metrics: metrics)
+        } catch {
+            writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
+            throw configErrorExitCode
+        }
+        let file = options.config
+        // A reload reads the same file, through the same checks.
+        let source = ConfigurationSource { () throws(ConfigError) in
+            let configuration = try LoadedConfiguration.load(file: file)
+            return (configuration, try BridgeSetup(configuration: configuration, logger: logger, metrics: metrics).integrations)
+        }
+        let bridgeConfiguration = setup.configuration.bridge
+        let web = bridgeConfiguration.web
+        let activity = web.enabled ? BridgeActivity(baseTopic: bridgeConfiguration.baseTopic) : nil
         let bridge: Bridge
         do {
-            bridge = try Bridge(configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger)
+            bridge = try Bridge(
+                configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger,
+                logControl: logControl, source: source, activity: activity)
         } catch let error as ConfigError {
             // The state directory is checked when the bridge opens it, not by check-config.
             writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
             throw configErrorExitCode
         }
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: bridge)]
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: bridge), .init(service: ReloadOnHangup(bridge: bridge, hangups: await UnixSignalsSequence(trapping: .sighup))),
+        ]
         if bridgeConfiguration.health.enabled {
             // Last in the list: the group stops it first, so /healthz goes away before the bridge does.
-            let server = HealthServer(
-                configuration: bridgeConfiguration.health, registry: registry, logger: logger, isHealthy: { bridge.isBrokerConnected })
+            let page = activity.map { PageSetup.routes(web, health: bridgeConfiguration.health, activity: $0, bridge: bridge, logger: logger) }
+            let routes = HealthRoutes(registry: registry, isHealthy: { bridge.isBrokerConnected }, page: page)
+            let server = HTTPListener(
+                host: bridgeConfiguration.health.bindAddress, port: bridgeConfiguration.health.port, logger: logger, respond: routes.answer)
             services.append(.init(service: server))
         }
         let group = ServiceGroup(configuration: .init(

@@ -58,6 +58,33 @@ import Testing
         }
     }
 
+    /// The bridge's own requests (a reload, the log level, a health check) are Home Assistant's,
+    /// not the watch's: the broker drops them, and the bridge answers only Home Assistant.
+    @Test func theWatchMayNotSendBridgeRequests() async throws {
+        let broker = try await TestBroker.withRoles()
+        defer { broker.stop() }
+        try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser, observer: Self.asHomeAssistant) { _, _ in
+            let watch = try await Observer(broker, subscribe: ["home/#"]) { configuration in
+                configuration.username = "watch"
+                configuration.password = "watch-password"
+            }
+            for request in ["health_check", "log_level", "reload"] {
+                try? await watch.send("home/bridge/request/\(request)", request == "log_level" ? #"{"level":"debug"}"# : "")
+            }
+            let assistant = try await Observer(broker, subscribe: ["home/#"], configure: Self.asHomeAssistant)
+            try await assistant.send("home/bridge/request/health_check", "")
+            // The bridge answers requests in order: Home Assistant's answer comes after any the watch's would have.
+            _ = try await assistant.recorder.first(topic: "home/bridge/request/health_check/response")
+            let level = try await assistant.command("home/bridge/request/log_level")
+            #expect(level["data"] == ["level": "info"], "the watch's log_level never arrived")
+            try await Task.sleep(for: .milliseconds(300))
+            let answers = watch.recorder.messages.filter { $0.topic.hasPrefix("home/bridge/request/") && $0.topic.hasSuffix("/response") }
+            #expect(answers.count == 1, "only Home Assistant's health check is answered: \(answers.map(\.topic))")
+            await assistant.disconnect()
+            await watch.disconnect()
+        }
+    }
+
     @Test func homeAssistantMaySendAnyCommand() async throws {
         let broker = try await TestBroker.withRoles()
         defer { broker.stop() }

@@ -20,7 +20,7 @@ import Testing
     /// After a pause of one Pi-hole, the publish covers its state and the aggregate's, each as
     /// the whole state has it, and leaves the other Pi-hole and every group to the whole state.
     @Test func aBlockingPartIsItsPiHolesStateAndTheAggregatesAsTheWholeStateHasThem() {
-        let whole = PiHolePublication(snapshots: Self.snapshots, groups: PiHoleGroupRegistry()).messages
+        let whole = PiHolePublication(snapshots: Self.snapshots, groups: PiHoleGroupRegistry(), clients: PiHoleClientRegistry()).messages
         let part = PiHolePublication.blockingMessages(of: ["alpha"], in: Self.snapshots)
         #expect(part.map(\.topic) == ["alpha", "alpha/availability", "", "availability"])
         for (topic, message) in part {

@@ -26,6 +26,8 @@ final class CommandQueue: Sendable {
     private struct Intake {
         var lanes: CommandLanes<Pending>
         var isClosed = false
+        /// What a command is answered once the queue is closed.
+        var refusal = CommandQueue.shuttingDown
     }
     /// What `run` is to do: start a command whose lanes were free, answer one that cannot run, or
     /// stop what runs (the bridge is shutting down).
@@ -85,7 +87,7 @@ final class CommandQueue: Sendable {
         let transaction = (try? parsed.get())?.transaction
         let refusedAfterClose: CommandResponse? = intake.withLock { intake in
             guard !intake.isClosed else {
-                return CommandResponse(result: .failure(Self.shuttingDown), transaction: transaction)
+                return CommandResponse(result: .failure(intake.refusal), transaction: transaction)
             }
             switch prepared {
             case .failure(let error):
@@ -109,11 +111,13 @@ final class CommandQueue: Sendable {
         if let refusedAfterClose { answer(message, refusedAfterClose) }
     }
 
-    /// The bridge is shutting down: the commands running now are stopped and answered, those
-    /// waiting are answered without being started, and `run` returns once all are answered.
-    func close() {
+    /// The bridge is shutting down (or the integration is reloaded): the commands running now are
+    /// stopped and those waiting are not started, all answered with `refusal`, and `run` returns
+    /// once all are answered.
+    func close(refusing refusal: CommandError = CommandQueue.shuttingDown) {
         intake.withLock { intake in
             intake.isClosed = true
+            intake.refusal = refusal
             workContinuation.yield(.close)
             workContinuation.finish()
         }
@@ -189,7 +193,7 @@ final class CommandQueue: Sendable {
     private func outcome(of pending: Pending) async -> CommandResponse {
         let (command, prepared, message, expiresAt) = pending
         if Task.isCancelled {
-            return CommandResponse(result: .failure(Self.shuttingDown), transaction: command.transaction)
+            return CommandResponse(result: .failure(intake.withLock(\.refusal)), transaction: command.transaction)
         }
         if let expiresAt, expiresAt <= .now {
             context.logger.warning("command dropped: its message expiry passed while it waited", metadata: [
@@ -203,7 +207,7 @@ final class CommandQueue: Sendable {
         case .finished(let result): result
         case .expired: .failure(CommandError("timed out after \(limit)"))
         // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".
-        case .cancelled: .failure(Self.shuttingDown)
+        case .cancelled: .failure(intake.withLock(\.refusal))
         }
         if case .failure(let error) = result { logFailure(of: message, error) }
         return CommandResponse(result: result, transaction: command.transaction)
@@ -218,11 +222,14 @@ final class CommandQueue: Sendable {
 struct CommandResponder: Sendable {
     let client: MQTTClient
     let logger: Logger
+    let activity: BridgeActivity?
 
     /// Queues the answer (QoS 1) without waiting for the broker's acknowledgement; a failure is
     /// logged when it comes. The bridge's shutdown still waits for the acknowledgements: its
     /// `offline` goes out after every answer queued, and it awaits that one's.
     func respond(to command: MQTTMessage, with response: CommandResponse) {
+        // A command from the page is answered there, not on MQTT.
+        if activity?.answered(command, response) == true { return }
         let destination = CommandResponse.destination(for: command)
         let logger = logger
         client.publish(

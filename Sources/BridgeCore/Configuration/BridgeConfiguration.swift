@@ -23,6 +23,7 @@ public struct BridgeConfiguration: Sendable {
     public var logLevel: LogLevel
     public var commandTimeout: Duration
     public var health: HealthConfiguration
+    public var web: WebConfiguration
     /// Where the bridge keeps what must survive a restart (pending timers).
     public var stateDirectory: String
     /// Replicas of one bridge share its commands through an MQTT 5 shared subscription
@@ -95,7 +96,7 @@ public struct BridgeConfiguration: Sendable {
 
         let bridge = try root.section("bridge").allowing([
             "base_topic", "discovery", "discovery_prefix", "log_format", "log_level", "command_timeout", "health",
-            "state_dir",
+            "state_dir", "web",
         ])
         baseTopic = try bridge.string("base_topic", default: "home")
         try Self.validateTopicLevelPath(baseTopic, key: bridge.keyPath("base_topic"))
@@ -106,6 +107,7 @@ public struct BridgeConfiguration: Sendable {
         logLevel = try bridge.choice("log_level", default: .info)
         commandTimeout = .seconds(try bridge.int("command_timeout", default: 15, in: 1...300))
         health = try HealthConfiguration(bridge.section("health"))
+        web = try WebConfiguration(bridge.section("web"), health: health)
         stateDirectory = try bridge.string("state_dir", default: Self.defaultStateDirectory())
         guard stateDirectory.hasPrefix("/") else {
             throw ConfigError(key: bridge.keyPath("state_dir"), "must be an absolute path, got '\(stateDirectory)'")

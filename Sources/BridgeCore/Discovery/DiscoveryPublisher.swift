@@ -12,7 +12,8 @@ import Synchronization
 /// start), unknown configs are only noted, so its entities are not removed and added again.
 final class DiscoveryPublisher: Sendable {
     private struct State {
-        var declared: [String: JSONValue] = [:]
+        /// Integration (`""`: the bridge) → config topic → payload, of the entities known from the configuration.
+        var declared: [String: [String: JSONValue]] = [:]
         /// Integration → config topic → payload.
         var runtime: [String: [String: JSONValue]] = [:]
         /// Integrations with runtime entities that have not reported them yet.
@@ -21,11 +22,11 @@ final class DiscoveryPublisher: Sendable {
         var candidates: Set<String> = []
 
         func isCurrent(_ topic: String) -> Bool {
-            declared[topic] != nil || runtime.values.contains { $0[topic] != nil }
+            declared.values.contains { $0[topic] != nil } || runtime.values.contains { $0[topic] != nil }
         }
 
         var all: [String: JSONValue] {
-            runtime.values.reduce(declared) { $0.merging($1) { first, _ in first } }
+            (Array(declared.values) + Array(runtime.values)).reduce(into: [:]) { $0.merge($1) { first, _ in first } }
         }
     }
 
@@ -34,12 +35,13 @@ final class DiscoveryPublisher: Sendable {
     private let client: MQTTClient
     private let logger: Logger
 
-    init(config: DiscoveryConfig, entities: [DiscoveryEntity], runtimeIntegrations: Set<String>, client: MQTTClient, logger: Logger) {
+    init(config: DiscoveryConfig, entities: [String: [DiscoveryEntity]], runtimeIntegrations: Set<String>, client: MQTTClient, logger: Logger) {
         self.config = config
         self.client = client
         self.logger = logger
         var state = State(awaiting: runtimeIntegrations)
-        state.declared = Self.messages(config, [config.bridgeEntity] + entities)
+        state.declared = entities.mapValues { Self.messages(config, $0) }
+        state.declared[""] = Self.messages(config, [config.bridgeEntity])
         self.state = Mutex(state)
     }
 
@@ -80,6 +82,32 @@ final class DiscoveryPublisher: Sendable {
         }
         for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { await publish(topic, payload.encoded()) }
         for topic in removed.sorted() + stale.sorted() { await clear(topic) }
+    }
+
+    /// Makes `entities` the entities `integration` declares (a reload added or changed it): new
+    /// and changed configs are published, those no longer declared are cleared. Its runtime
+    /// entities stay until it sets them again.
+    func setDeclaredEntities(_ entities: [DiscoveryEntity], of integration: String) async {
+        let new = Self.messages(config, entities)
+        let (changed, removed) = state.withLock { state in
+            let old = state.declared[integration] ?? [:]
+            state.declared[integration] = new
+            return (new.filter { old[$0.key] != $0.value }, old.keys.filter { new[$0] == nil && !state.isCurrent($0) })
+        }
+        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { await publish(topic, payload.encoded()) }
+        for topic in removed.sorted() { await clear(topic) }
+    }
+
+    /// `integration` was removed (a reload): every entity it had leaves Home Assistant.
+    func removeEntities(of integration: String) async {
+        let removed = state.withLock { state in
+            let topics = Set((state.declared[integration] ?? [:]).keys).union((state.runtime[integration] ?? [:]).keys)
+            state.declared[integration] = nil
+            state.runtime[integration] = nil
+            state.awaiting.remove(integration)
+            return topics.filter { !state.isCurrent($0) }
+        }
+        for topic in removed.sorted() { await clear(topic) }
     }
 
     /// - Returns: whether the message was discovery business (and so needs nothing else).

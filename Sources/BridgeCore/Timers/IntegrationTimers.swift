@@ -11,10 +11,17 @@ import Foundation
 public struct IntegrationTimers: Sendable {
     let store: TimerStore
     let integration: String
+    /// Told of every restore carried out (for `bridge/event`).
+    let carriedOut: (@Sendable (PersistedTimer) -> Void)?
 
     public init(store: TimerStore, integration: String) {
+        self.init(store: store, integration: integration, carriedOut: nil)
+    }
+
+    init(store: TimerStore, integration: String, carriedOut: (@Sendable (PersistedTimer) -> Void)?) {
         self.store = store
         self.integration = integration
+        self.carriedOut = carriedOut
     }
 
     /// Promises to carry out `restore` for `key` after `delay`, replacing any earlier promise for
@@ -55,6 +62,11 @@ public struct IntegrationTimers: Sendable {
     /// Carries out each timer when due, until cancelled. `fire` returns whether the restore
     /// succeeded; a failed one is tried again a little later, for as long as it takes.
     public func run(_ fire: @Sendable (PersistedTimer) async -> Bool) async {
-        await store.run(integration: integration, fire: fire)
+        let carriedOut = carriedOut
+        await store.run(integration: integration) { timer in
+            let succeeded = await fire(timer)
+            if succeeded { carriedOut?(timer) }
+            return succeeded
+        }
     }
 }

@@ -1,0 +1,150 @@
+import BridgeCore
+import NIOHTTP1
+
+/// The bridge's page (`bridge.web`): what each of its paths answers. Every path is relative to
+/// wherever the page is served (`/`, or a proxy's prefix), and every link in it is relative too.
+public struct PageRoutes: Sendable {
+    let configuration: WebConfiguration
+    let activity: BridgeActivity
+    let status: @Sendable () -> JSONValue
+    let carryOut: @Sendable (_ topic: String, _ payload: [UInt8]) async -> CommandResponse
+    let sessions: PageSessions?
+    let trust: RequestTrust
+    let streams: EventStreams
+    /// On a loopback address, only requests sent to a loopback name are served: a web site whose
+    /// name its DNS turns to 127.0.0.1 (DNS rebinding) would otherwise read the page as its own.
+    let listensOnLoopback: Bool
+
+    public init(
+        configuration: WebConfiguration, activity: BridgeActivity, status: @escaping @Sendable () -> JSONValue,
+        carryOut: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) async -> CommandResponse,
+        listensOnLoopback: Bool = false
+    ) {
+        self.listensOnLoopback = listensOnLoopback
+        self.configuration = configuration
+        self.activity = activity
+        self.status = status
+        self.carryOut = carryOut
+        sessions = configuration.password.map(PageSessions.init(password:))
+        trust = RequestTrust(configuration: configuration, ingressToken: RandomToken.make())
+        streams = EventStreams(activity: activity, status: status)
+    }
+
+    static let sessionCookie = "home2mqtt_session"
+
+    /// The answer for `request`, or `nil` when the path is none of the page's.
+    public func answer(_ request: WebRequest) async -> WebAnswer? {
+        if listensOnLoopback, !(RequestTrust.host(of: request).map(RequestTrust.isLoopback) ?? false) {
+            return .full(.text(.forbidden, "refused: sent to a name that is not this machine's"))
+        }
+        switch (request.head.method, request.path) {
+        case (.GET, "/"), (.HEAD, "/"): return .full(page(request))
+        case (.GET, "/page.js"): return .full(Self.asset(PageScript.text, type: "text/javascript; charset=utf-8"))
+        case (.GET, "/page.css"): return .full(Self.asset(PageStyle.text, type: "text/css; charset=utf-8"))
+        case (.GET, "/events"): return streams.open()
+        case (.POST, "/login"): return .full(login(request))
+        case (.POST, "/logout"): return .full(logout(request))
+        case (.POST, "/command"): return .full(await command(request))
+        case (_, "/"), (_, "/page.js"), (_, "/page.css"), (_, "/events"), (_, "/login"), (_, "/logout"), (_, "/command"):
+            return .full(.text(.methodNotAllowed, "method not allowed"))
+        default: return nil
+        }
+    }
+
+    /// What the page's controls may do for `request`: its CSRF token, or why not.
+    private enum Access { case off, login, session(csrf: String), ingress(csrf: String) }
+
+    private func access(_ request: WebRequest) -> Access {
+        guard configuration.controls else { return .off }
+        if trust.isIngress(request) { return .ingress(csrf: trust.ingressToken) }
+        // Without a password (ingress alone), controls only through the Supervisor.
+        guard let sessions else { return .off }
+        guard let session = sessions.session(request.cookie(Self.sessionCookie)) else { return .login }
+        return .session(csrf: session.csrf)
+    }
+
+    private func page(_ request: WebRequest) -> WebResponse {
+        let controls: String, csrf: String
+        switch access(request) {
+        case .off: (controls, csrf) = ("off", "")
+        case .login: (controls, csrf) = ("login", "")
+        case .session(let token): (controls, csrf) = ("session", token)
+        case .ingress(let token): (controls, csrf) = ("ingress", token)
+        }
+        let html = PageHTML.render(base: trust.ingressPath(request).map { $0 + "/" }, controls: controls, csrf: csrf)
+        return WebResponse(.ok, contentType: "text/html; charset=utf-8", body: Array(html.utf8), headers: Self.pageHeaders)
+    }
+
+    private static func asset(_ text: String, type: String) -> WebResponse {
+        WebResponse(.ok, contentType: type, body: Array(text.utf8), headers: pageHeaders)
+    }
+
+    /// Nothing from elsewhere: no script, style or connection but the page's own; no framing by
+    /// another site (Home Assistant's ingress frames it from its own origin, which serves it).
+    static let pageHeaders = [
+        ("Content-Security-Policy",
+         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'self'; frame-ancestors 'self'"),
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store"),
+    ]
+
+    private func login(_ request: WebRequest) -> WebResponse {
+        guard configuration.controls, let sessions else { return .text(.notFound, "the page has no login: bridge.web.controls is off") }
+        if let refusal = refusedAsForeign(request) { return refusal }
+        guard case .string(let password)? = JSONValue.parse(request.body)?["password"] else {
+            return .text(.badRequest, #"expected {"password":"…"}"#)
+        }
+        switch sessions.login(password: password) {
+        case .tooMany:
+            return .text(.tooManyRequests, "too many failed logins: wait a minute")
+        case .refused:
+            return .text(.unauthorized, "wrong password")
+        case .session(let session):
+            let cookie = "\(Self.sessionCookie)=\(session.token); HttpOnly; SameSite=Strict; Path=/; Max-Age=\(PageSessions.lifetime.components.seconds)"
+            return WebResponse(.ok, contentType: "application/json", body: JSONValue.object(["csrf": .string(session.csrf)]).encoded(),
+                               headers: [("Set-Cookie", cookie), ("Cache-Control", "no-store")])
+        }
+    }
+
+    private func logout(_ request: WebRequest) -> WebResponse {
+        if let refusal = refusedAsForeign(request) { return refusal }
+        sessions?.logout(request.cookie(Self.sessionCookie))
+        return WebResponse(.ok, contentType: "text/plain", body: [],
+                           headers: [("Set-Cookie", "\(Self.sessionCookie)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")])
+    }
+
+    /// A request sent by another site, or not by the page's own script (which always sends
+    /// JSON): refused before anything else is looked at.
+    private func refusedAsForeign(_ request: WebRequest) -> WebResponse? {
+        if trust.isCrossSite(request) { return .text(.forbidden, "refused: a cross-site request") }
+        guard request.header("Content-Type")?.hasPrefix("application/json") == true else {
+            return .text(.unsupportedMediaType, "expected Content-Type: application/json")
+        }
+        return nil
+    }
+
+    private func command(_ request: WebRequest) async -> WebResponse {
+        guard configuration.controls else { return .text(.notFound, "the page's controls are off (bridge.web.controls)") }
+        if let refusal = refusedAsForeign(request) { return refusal }
+        let csrf: String
+        switch access(request) {
+        case .off: return .text(.forbidden, "the page's controls are only for Home Assistant's ingress here")
+        case .login: return .text(.unauthorized, "log in first")
+        case .session(let token), .ingress(let token): csrf = token
+        }
+        guard let sent = request.header("X-CSRF-Token"), ConstantTime.equal(Array(sent.utf8), Array(csrf.utf8)) else {
+            return .text(.forbidden, "refused: missing or wrong X-CSRF-Token")
+        }
+        guard let body = JSONValue.parse(request.body), case .string(let topic)? = body["topic"] else {
+            return .text(.badRequest, #"expected {"topic":"pihole/pause","payload":"30"}"#)
+        }
+        let payload: String
+        switch body["payload"] {
+        case nil, .null?: payload = ""
+        case .string(let text)?: payload = text
+        case let value?: payload = value.encodedString()
+        }
+        guard PageControls.allows(topic) else { return .text(.forbidden, "not a command the page sends: '\(topic)'") }
+        let answer = await carryOut("\(activity.topics.base)/\(topic)", Array(payload.utf8))
+        return WebResponse(.ok, contentType: "application/json", body: answer.payload.encoded(), headers: [("Cache-Control", "no-store")])
+    }
+}

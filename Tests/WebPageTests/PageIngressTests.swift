@@ -1,0 +1,97 @@
+import BridgeCore
+import BridgeTestSupport
+import NIOHTTP1
+import Synchronization
+import Testing
+@testable import WebPage
+
+/// Behind Home Assistant's ingress (`bridge.web.ingress`, no password): the Supervisor's
+/// requests get the controls under their prefix; nobody else gets them.
+@Suite struct PageIngressTests {
+    static let supervisor = WebConfiguration.supervisorAddress
+
+    /// The topics the page handed to the bridge.
+    final class Sent: Sendable {
+        let topics = Mutex<[String]>([])
+    }
+
+    static func routes(sent: Sent) throws -> PageRoutes {
+        let web = try WebConfiguration(
+            ConfigSection(.mapping([("enabled", .scalar("true")), ("controls", .scalar("true")), ("ingress", .scalar("true"))])),
+            health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
+        return PageRoutes(configuration: web, activity: BridgeActivity(baseTopic: "home"), status: { [:] }, carryOut: { topic, _ in
+            sent.topics.withLock { $0.append(topic) }
+            return CommandResponse(result: .success(nil), transaction: nil)
+        })
+    }
+
+    static func request(
+        _ method: HTTPMethod, _ uri: String, from address: String, headers: [(String, String)] = [], body: String = ""
+    ) -> WebRequest {
+        WebRequest(head: HTTPRequestHead(version: .http1_1, method: method, uri: uri, headers: HTTPHeaders(headers)),
+                   body: Array(body.utf8), remoteAddress: address)
+    }
+
+    static func response(_ answer: WebAnswer?) -> WebResponse? {
+        if case .full(let response)? = answer { return response }
+        return nil
+    }
+
+    @Test func theSupervisorGetsTheControlsUnderItsPrefixAndNobodyElse() async throws {
+        let sent = Sent()
+        let routes = try Self.routes(sent: sent)
+        let prefix = ("X-Ingress-Path", "/api/hassio_ingress/Zx9-abc_1")
+        let page = try #require(Self.response(await routes.answer(Self.request(.GET, "/", from: Self.supervisor, headers: [prefix]))))
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains(#"<base href="/api/hassio_ingress/Zx9-abc_1/">"#))
+        #expect(html.contains(#"<meta name="home2mqtt-controls" content="ingress">"#))
+        let csrf = try #require(html.firstMatch(of: /name="home2mqtt-csrf" content="([0-9a-f]{64})"/)?.1)
+
+        let command = #"{"topic":"pihole/pause","payload":"30"}"#
+        let json = [("Content-Type", "application/json"), ("X-CSRF-Token", String(csrf))]
+        let elsewhere = try #require(Self.response(await routes.answer(Self.request(.GET, "/", from: "192.168.1.20", headers: [prefix]))))
+        let elsewhereHTML = String(decoding: elsewhere.body, as: UTF8.self)
+        #expect(elsewhereHTML.contains(#"content="off""#) && !elsewhereHTML.contains("<base"))
+        #expect(Self.response(await routes.answer(Self.request(.POST, "/command", from: "192.168.1.20", headers: json, body: command)))?.status == .forbidden)
+        #expect(Self.response(await routes.answer(Self.request(.POST, "/command", from: Self.supervisor, headers: [json[0]], body: command)))?.status == .forbidden)
+        #expect(sent.topics.withLock { $0 }.isEmpty)
+
+        #expect(Self.response(await routes.answer(Self.request(.POST, "/command", from: Self.supervisor, headers: json, body: command)))?.status == .ok)
+        #expect(sent.topics.withLock { $0 } == ["home/pihole/pause"])
+    }
+
+    @Test func aPageOnAnAddressOthersReachSaysWhatItShowsToThem() throws {
+        let capture = LogCapture()
+        let web = try WebConfiguration(
+            ConfigSection(.mapping([("enabled", .scalar("true"))])),
+            health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
+        for (address, warned) in [("127.0.0.1", false), ("::1", false), ("0.0.0.0", true), ("192.168.1.5", true)] {
+            let before = capture.all.count
+            let health = try HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true")), ("bind_address", .scalar(address))])))
+            PageSetup.warnAboutExposure(web, health: health, logger: capture.logger("test"))
+            let lines = capture.all.dropFirst(before)
+            #expect(lines.contains { $0.contains("without a login") && $0.contains("last 100 commands") } == warned, "\(address): \(lines)")
+        }
+    }
+}
+
+/// A page on loopback serves only requests sent to a loopback name (no DNS rebinding).
+@Suite struct PageRebindingTests {
+    @Test func aPageOnLoopbackRefusesRequestsSentToAnotherName() async throws {
+        let web = try WebConfiguration(
+            ConfigSection(.mapping([("enabled", .scalar("true"))])),
+            health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
+        let routes = PageRoutes(
+            configuration: web, activity: BridgeActivity(baseTopic: "home"), status: { [:] },
+            carryOut: { _, _ in CommandResponse(result: .success(nil), transaction: nil) }, listensOnLoopback: true)
+        for (host, served) in [
+            ("127.0.0.1:9134", true), ("localhost:9134", true), ("[::1]:9134", true), ("localhost", true),
+            ("attacker.example:9134", false), ("127.0.0.1.attacker.example", false), ("[::1].attacker.example:80", false),
+        ] {
+            let request = PageIngressTests.request(.GET, "/", from: "127.0.0.1", headers: [("Host", host)])
+            #expect((PageIngressTests.response(await routes.answer(request))?.status == .ok) == served, "\(host)")
+        }
+        let noHost = PageIngressTests.request(.GET, "/", from: "127.0.0.1")
+        #expect(PageIngressTests.response(await routes.answer(noHost))?.status == .forbidden)
+    }
+}

@@ -1,0 +1,110 @@
+import AllUpstreamsTestSupport
+import BridgeTestSupport
+import Foundation
+import JSONDocument
+import MQTTTestSupport
+import PiHoleSimulator
+import PiHoleTestSupport
+import Testing
+
+/// The page's HTTP side on the real executable: what is refused, and that a refused request is
+/// carried out nowhere; what is allowed goes the way an MQTT command goes.
+@Suite struct PageRequestTests {
+    static let json = [("Content-Type", "application/json")]
+    static let pause = #"{"topic":"pihole/pause","payload":"30"}"#
+
+    @Test func readOnlyPageShowsTheStateAndRefusesEveryControl() async throws {
+        try await AllUpstreams.run { upstreams in
+            let page = try await PageBridge.start(upstreams, web: "")
+            let html = try await page.request(.GET, "/")
+            #expect(html.status == 200)
+            #expect(html.body.contains(#"<meta name="home2mqtt-controls" content="off">"#))
+            #expect(html.headers.first(name: "Content-Security-Policy")?.contains("script-src 'self'") == true)
+            #expect(!html.body.contains(#"href="/"#) && !html.body.contains(#"src="/"#), "a link that is not relative")
+            #expect(try await page.request(.GET, "/page.js").body.contains("EventSource('events')"))
+            #expect(try await page.request(.GET, "/healthz").status == 200)
+
+            #expect(try await page.request(.POST, "/command", headers: Self.json, body: Self.pause).status == 404)
+            #expect(try await page.request(.POST, "/login", headers: Self.json, body: #"{"password":"x"}"#).status == 404)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(upstreams.piHole.pauseCalls.isEmpty)
+            try await page.stop()
+        }
+    }
+
+    @Test func controlsNeedALoginTheirTokenAndTheSameSite() async throws {
+        try await AllUpstreams.run { upstreams in
+            let page = try await PageBridge.start(upstreams, web: "    controls: true\n    password: open sesame")
+            let html = try await page.request(.GET, "/")
+            #expect(html.body.contains(#"<meta name="home2mqtt-controls" content="login">"#))
+
+            #expect(try await page.request(.POST, "/command", headers: Self.json, body: Self.pause).status == 401)
+            #expect(try await page.login("wrong") == nil)
+            let login = try #require(try await page.login("open sesame"))
+            let setCookie = try await page.request(.POST, "/login", headers: Self.json, body: #"{"password":"open sesame"}"#)
+                .headers.first(name: "Set-Cookie") ?? ""
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), "\(setCookie)")
+            let session = Self.json + [("Cookie", login.cookie)]
+            let token = [("X-CSRF-Token", login.csrf)]
+            let refused: [(String, [(String, String)], String)] = [
+                ("no CSRF token", session, Self.pause),
+                ("a wrong CSRF token", session + [("X-CSRF-Token", String(login.csrf.reversed()))], Self.pause),
+                ("another site's Origin", session + token + [("Origin", "http://attacker.example")], Self.pause),
+                ("a cross-site fetch", session + token + [("Sec-Fetch-Site", "cross-site")], Self.pause),
+                ("a form's content type", [("Content-Type", "text/plain"), ("Cookie", login.cookie)] + token, Self.pause),
+                ("a command the page does not send", session + token, #"{"topic":"pihole/action/flush_logs"}"#),
+                ("a wildcard", session + token, #"{"topic":"pihole/+/pause","payload":"30"}"#),
+            ]
+            for (what, headers, body) in refused {
+                let status = try await page.request(.POST, "/command", headers: headers, body: body).status
+                #expect(status >= 400 && status < 500, "\(what) answered \(status)")
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(upstreams.piHole.pauseCalls.isEmpty)
+            #expect(!upstreams.piHole.requests.contains { $0.path.contains("action") })
+
+            // With all three: the same command and answer as over MQTT, counted the same.
+            let answer = try await page.request(.POST, "/command", headers: session + token, body: Self.pause)
+            #expect(answer.status == 200)
+            let response = try #require(JSONValue.parse(Array(answer.body.utf8)))
+            #expect(response["status"] == "ok")
+            #expect(response["data"]?["main"]?["blocking"] == "disabled")
+            #expect(upstreams.piHole.pauseCalls.map(\.seconds) == [30])
+            let metrics = try await page.request(.GET, "/metrics").body
+            #expect(metrics.contains(#"home2mqtt_commands_succeeded_total{integration="pihole",command="pause"} 1"#))
+
+            // Logged out, the cookie is worth nothing.
+            #expect(try await page.request(.POST, "/logout", headers: session, body: "{}").status == 200)
+            #expect(try await page.request(.POST, "/command", headers: session + token, body: Self.pause).status == 401)
+            #expect(upstreams.piHole.pauseCalls.count == 1)
+            try await page.stop()
+        }
+    }
+
+    @Test func failedLoginsAreRateLimited() async throws {
+        try await AllUpstreams.run { upstreams in
+            let page = try await PageBridge.start(upstreams, web: "    controls: true\n    password: open sesame")
+            for _ in 0..<5 {
+                #expect(try await page.request(.POST, "/login", headers: Self.json, body: #"{"password":"guess"}"#).status == 401)
+            }
+            // The right password too, until a minute has passed.
+            #expect(try await page.request(.POST, "/login", headers: Self.json, body: #"{"password":"open sesame"}"#).status == 429)
+            try await page.stop()
+        }
+    }
+
+    @Test func configurationMistakesNameTheirKey() async throws {
+        let cases: [(String, String)] = [
+            ("bridge:\n  web:\n    enabled: true\n", "bridge.web.enabled: needs bridge.health.enabled"),
+            ("bridge:\n  health:\n    enabled: true\n  web:\n    enabled: true\n    controls: true\n", "bridge.web.controls: needs bridge.web.password"),
+            ("bridge:\n  health:\n    enabled: true\n  web:\n    enabled: true\n    password: a\n    password_file: /etc/hostname\n",
+             "bridge.web.password_file: conflicts with 'password'"),
+        ]
+        for (yaml, expected) in cases {
+            let config = try BridgeProcess.writeConfig("pihole:\n  instances:\n    - id: main\n      url: http://127.0.0.1:1\n      password: x\n" + yaml)
+            let result = try await BridgeProcess(["check-config", "--config", config]).finish()
+            #expect(result.status != 0)
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+        }
+    }
+}
