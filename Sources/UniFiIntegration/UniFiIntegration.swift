@@ -16,6 +16,7 @@ import UniFiAPI
 final class UniFiIntegration: Integration {
     let name = UniFiTopics.name
     let commandFilters = UniFiTopics.commandFilters
+    let credentialTopics = UniFiTopics.credentialFilters
     let hasRuntimeEntities = true
     let configuration: UniFiConfiguration
     let controllers: [UniFiController]

@@ -29,6 +29,10 @@ public enum UniFiTopics {
         (controller.map { "controller/\($0)/" } ?? "") + "voucher/" + command
     }
 
+    /// Where voucher codes go (commands' answers, the latest code): what the page withholds and
+    /// broker-config/acl denies the watch.
+    static let credentialFilters = ["voucher/#", "controller/+/voucher/#"]
+
     /// Exact command topics only, so that the bridge never hears its own state or answers.
     static let commandFilters = [
         "rule/+/set", "refresh", "voucher/create", "voucher/revoke", "voucher/preset/+",

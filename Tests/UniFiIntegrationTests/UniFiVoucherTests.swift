@@ -211,3 +211,16 @@ import UniFiTestSupport
         }
     }
 }
+
+/// The topics where codes go are the ones the page withholds (and the ACL denies the watch).
+@Test func everyTopicWithACodeIsACredentialTopic() throws {
+    let tree = try ConfigTree.parse(yaml: "unifi:\n" + VoucherConfigurationTests.controller)
+    let integration = try #require(
+        try UniFiIntegrationFactory().make(
+            section: try LoadedConfiguration(tree: tree).section("unifi"), environment: IntegrationEnvironment(logger: testLogger("unifi"))))
+    let covered = { (topic: String) in integration.credentialTopics.contains { TopicFilter.matches($0, topic: topic) } }
+    for topic in ["voucher/create", "voucher/revoke", "voucher/latest", "controller/home/voucher/create", "controller/home/voucher/preset/1440"] {
+        #expect(covered(topic), "\(topic)")
+    }
+    #expect(!covered("controller/home/vouchers"), "the list carries no code")
+}
