@@ -170,6 +170,7 @@ public final class Bridge: Service {
         var integrationLogger = logger
         integrationLogger[metadataKey: "integration"] = "\(integration.name)"
         let events = events
+        activity?.withhold(integration.credentialTopics.map { IntegrationTopics(bridge: topics, name: integration.name).topic($0) })
         let context = IntegrationContext(
             topics: IntegrationTopics(bridge: topics, name: integration.name), logger: integrationLogger,
             timers: IntegrationTimers(store: timers, integration: integration.name) { events.restoreCarriedOut($0) },

@@ -53,6 +53,10 @@ public protocol Integration: Sendable {
     /// Advice `check-config` prints about this integration's configuration: what people get wrong.
     var configurationHints: [String] { get }
 
+    /// Topic filters below `base/<name>` whose commands, answers and retained states carry
+    /// credentials (guest Wi-Fi codes): the bridge's page shows them withheld.
+    var credentialTopics: [String] { get }
+
     /// Asks the upstream, once before the bridge goes online, about what only it can tell is
     /// wrong with the configuration (a site that must be named, say): that stops the start. An
     /// upstream that does not answer is no reason to stop; polling retries it. Bounded by the
@@ -62,6 +66,7 @@ public protocol Integration: Sendable {
 
 extension Integration {
     public var configurationHints: [String] { [] }
+    public var credentialTopics: [String] { [] }
     public func checkConfigurationWithUpstream() async throws(ConfigError) {}
     public var hasRuntimeEntities: Bool { false }
     public func lanes(for command: Command) -> Set<String> { [""] }

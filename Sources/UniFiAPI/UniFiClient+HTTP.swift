@@ -13,7 +13,11 @@ import UpstreamHTTP
 extension UniFiClient {
     /// One HTTP exchange; `path` starts with `/v1/` and may carry a query. The key goes in
     /// `X-API-KEY` only. Any failure other than an HTTP status is `.transport` (or `.tls`).
-    func send(_ method: HTTPMethod, _ path: String, body: JSONValue? = nil, maxBodySize: Int = AnswerSize.single) async throws -> UpstreamResponse {
+    /// `secretQuery`: the query names a credential (a voucher code), and is left out of the log.
+    func send(
+        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, maxBodySize: Int = AnswerSize.single, secretQuery: Bool = false
+    ) async throws -> UpstreamResponse {
+        let logged = secretQuery ? path.prefix { $0 != "?" } + "?…" : path
         var headers: HTTPHeaders = ["Accept": "application/json", "X-API-KEY": connection.apiKey]
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         do {
@@ -21,11 +25,11 @@ extension UniFiClient {
                 method, connection.apiBaseURL + path, headers: headers, body: body.map { ByteBuffer(bytes: $0.encoded()) },
                 timeout: connection.requestTimeout, maxBodySize: maxBodySize)
             let status = Int(response.status.code)
-            logger.debug("UniFi request", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "status": "\(status)"])
+            logger.debug("UniFi request", metadata: ["method": "\(method.rawValue)", "path": "\(logged)", "status": "\(status)"])
             return UpstreamResponse(response)
         } catch {
             let failure = UniFiError.mapping(error)
-            logger.debug("UniFi request failed", metadata: ["method": "\(method.rawValue)", "path": "\(path)", "error": "\(failure)"])
+            logger.debug("UniFi request failed", metadata: ["method": "\(method.rawValue)", "path": "\(logged)", "error": "\(failure)"])
             throw failure
         }
     }

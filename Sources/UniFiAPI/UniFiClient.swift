@@ -101,13 +101,21 @@ public struct UniFiClient: Sendable {
     /// be missed until the next read. The offsets are the client's own, and an answer for another
     /// offset than asked, or more than `maxPages` pages, is an error rather than a loop.
     func allPages(_ path: String, filter: UniFiFilter?, what: String) async throws -> [JSONValue] {
+        try await pages(path, filter: filter, what: what).items
+    }
+
+    /// ``allPages(_:filter:what:)`` that stops after the page that brings the items to
+    /// `maxItems`, with the console's count of them all.
+    func pages(
+        _ path: String, filter: UniFiFilter?, what: String, upTo maxItems: Int = .max, secretQuery: Bool = false
+    ) async throws -> (items: [JSONValue], totalCount: Int) {
         var items: [JSONValue] = []
         var positionOfID: [String: Int] = [:]
         var offset = 0
         for _ in 0..<Self.maxPages {
             var query = "?offset=\(offset)&limit=\(Self.pageLimit)"
             if let filter { query += "&filter=" + filter.queryValue }
-            let response = try await send(.GET, path + query, maxBodySize: AnswerSize.list)
+            let response = try await send(.GET, path + query, maxBodySize: AnswerSize.list, secretQuery: secretQuery)
             guard let page = UniFiPage(try json(response, what: what)) else {
                 throw UniFiError.undecodable(what, status: response.status)
             }
@@ -125,7 +133,8 @@ public struct UniFiClient: Sendable {
                 }
             }
             offset += page.data.count
-            if page.data.isEmpty || offset >= page.totalCount { return items }
+            if page.data.isEmpty || offset >= page.totalCount { return (items, page.totalCount) }
+            if items.count >= maxItems { return (Array(items.prefix(maxItems)), page.totalCount) }
         }
         throw UniFiError(.unexpectedResponse, "\(what): more than \(Self.maxPages) pages of \(Self.pageLimit)")
     }

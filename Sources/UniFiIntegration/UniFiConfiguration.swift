@@ -17,10 +17,12 @@ struct UniFiConfiguration: Sendable {
 
     let controllers: [Controller]
     let pollInterval: Duration
+    let vouchers: VoucherConfiguration
 
     init(_ section: ConfigSection) throws(ConfigError) {
-        let section = try section.allowing(["controllers", "poll_interval", "request_timeout"])
+        let section = try section.allowing(["controllers", "poll_interval", "request_timeout", "vouchers"])
         pollInterval = .seconds(try section.int("poll_interval", default: 30, in: 5...3600))
+        vouchers = try VoucherConfiguration(section.section("vouchers"))
         let timeout = Duration.seconds(try section.int("request_timeout", default: 10, in: 1...120))
         var controllers: [Controller] = []
         for item in try section.sections("controllers") {

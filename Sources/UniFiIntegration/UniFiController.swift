@@ -13,8 +13,8 @@ import UpstreamHTTP
 actor UniFiController {
     let id: String
     private let configuration: UniFiConfiguration.Controller
-    private let logger: Logger
-    private let metrics: UpstreamMetrics
+    let logger: Logger
+    let metrics: UpstreamMetrics
     private var connected: (http: UpstreamHTTPClient, api: UniFiClient, site: UniFiSite)?
     /// Set after a TLS failure of the client in `connected`, which may be a changed certificate:
     /// the next request probes and checks the pin again rather than failing the same way forever.
@@ -22,7 +22,7 @@ actor UniFiController {
     /// Set by `shutdown`: a connection still being made (the actor is re-entered at each await)
     /// must not be kept afterwards, or its HTTP client is never shut down.
     private var isShutDown = false
-    private(set) var status = ControllerStatus()
+    var status = ControllerStatus()
 
     struct ControllerStatus: Sendable, Equatable {
         var available = false
@@ -33,6 +33,10 @@ actor UniFiController {
         /// When each rule was last read from the console, by id.
         var readAt: [String: Date] = [:]
         var everRead = false
+        /// The active vouchers as last read, without their codes; `nil` before the first read.
+        var vouchers: VoucherList?
+        /// Why the last voucher read failed, to log a change once.
+        var voucherError: String?
     }
 
     init(configuration: UniFiConfiguration.Controller, logger: Logger, metrics: UpstreamMetrics) {
@@ -65,6 +69,7 @@ actor UniFiController {
         } catch {
             markUnavailable(error)
         }
+        if status.available { await refreshVouchers() }
         return status
     }
 
@@ -113,7 +118,7 @@ actor UniFiController {
         try? await http?.shutdown()
     }
 
-    private func connection() async throws -> (UniFiClient, UniFiSite) {
+    func connection() async throws -> (UniFiClient, UniFiSite) {
         if reconnectNeeded, let stale = connected {
             connected = nil
             reconnectNeeded = false

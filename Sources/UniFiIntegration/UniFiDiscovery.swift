@@ -71,9 +71,40 @@ struct UniFiDiscovery {
         }
     }
 
-    private func device(_ controller: String) -> DiscoveryDevice {
+    func device(_ controller: String) -> DiscoveryDevice {
         DiscoveryDevice(
             identifier: "\(topics.bridge.base)_unifi_\(controller)", name: "UniFi \(controller)", model: "UniFi Network",
             manufacturer: "Ubiquiti")
+    }
+}
+
+extension UniFiDiscovery {
+    /// Per console a button for each preset duration; one sensor with the latest code a button
+    /// made, unless that is turned off.
+    func voucherEntities(_ controllers: [String], _ vouchers: VoucherConfiguration) -> [DiscoveryEntity] {
+        let buttons = controllers.flatMap { id in
+            vouchers.presets.map { minutes in
+                DiscoveryEntity(
+                    component: "button", objectID: "unifi_\(id)_voucher_\(minutes)",
+                    name: "Guest voucher, \(VoucherConfiguration.durationName(minutes: minutes))", device: device(id),
+                    availabilityTopics: [topics.topic(UniFiTopics.controllerAvailability(id))],
+                    options: [
+                        "command_topic": .string(topics.topic(UniFiTopics.voucherPreset(minutes: minutes, controller: id))),
+                        "payload_press": "PRESS", "icon": "mdi:ticket-confirmation",
+                    ])
+            }
+        }
+        guard vouchers.retainLatestCode, let first = controllers.first else { return buttons }
+        let latest = DiscoveryEntity(
+            component: "sensor", objectID: "unifi_latest_voucher", name: "Latest guest voucher", device: device(first),
+            availabilityTopics: [],
+            options: [
+                "state_topic": .string(topics.topic(UniFiTopics.latestVoucher)), "value_template": ValueTemplate.field("code"),
+                "json_attributes_topic": .string(topics.topic(UniFiTopics.latestVoucher)),
+                "json_attributes_template": ValueTemplate.attributes(
+                    "{'expires_at': value_json.get('expires_at'), 'minutes': value_json.get('minutes'), 'guests': value_json.get('guests'), 'note': value_json.get('note'), 'controller': value_json.get('controller')}"),
+                "icon": "mdi:ticket-confirmation",
+            ])
+        return buttons + [latest]
     }
 }

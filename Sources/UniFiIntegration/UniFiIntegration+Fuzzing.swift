@@ -4,7 +4,7 @@ import BridgeCore
 /// with nothing started. Package access: nothing outside this package sees it.
 package enum UniFiIntegrationFuzzing {
     package static func parseCommand(_ request: CommandRequest) {
-        _ = try? UniFiCommand.parse(request)
+        _ = try? UniFiCommand.parse(request, controllers: ["home", "office"], presets: [1440])
     }
 
     package static func readConfiguration(_ section: ConfigSection) {

@@ -16,10 +16,13 @@ import UniFiAPI
 final class UniFiIntegration: Integration {
     let name = UniFiTopics.name
     let commandFilters = UniFiTopics.commandFilters
+    let credentialTopics = UniFiTopics.credentialFilters
     let hasRuntimeEntities = true
     let configuration: UniFiConfiguration
     let controllers: [UniFiController]
     let registry = Mutex(RuleRegistry())
+    /// The voucher a Home Assistant button made last, with its code (see `VoucherConfiguration`).
+    let latestVoucher = Mutex<LatestVoucher?>(nil)
     /// Asks the one publishing task to publish what changed: polls, commands and restores all
     /// end here, so that state goes out in order. A command that set a rule asks for that rule.
     let publishRequests = PublishRequests<ChangedRule>()
@@ -39,10 +42,13 @@ final class UniFiIntegration: Integration {
     }
 
     func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity] {
-        UniFiDiscovery(topics: topics).controllerEntities(controllers.map(\.id))
+        let discovery = UniFiDiscovery(topics: topics)
+        return discovery.controllerEntities(controllers.map(\.id)) + discovery.voucherEntities(controllers.map(\.id), configuration.vouchers)
     }
 
     func run(context: IntegrationContext) async {
+        // A code retained before the option was turned off must not stay behind.
+        if !configuration.vouchers.retainLatestCode { await context.clearState(UniFiTopics.latestVoucher) }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.poll() }
             group.addTask { await self.publishWhenAsked(context) }
@@ -86,7 +92,7 @@ final class UniFiIntegration: Integration {
             // Until every console has been read once, the rules of one that was down at start
             // are unknown: reporting entities then would remove theirs from Home Assistant.
             return StatePublication(
-                messages: controllerMessages(statuses) + ruleMessages(managed), upstreamAnswered: available,
+                messages: controllerMessages(statuses) + ruleMessages(managed) + voucherMessages(statuses), upstreamAnswered: available,
                 runtimeEntities: statuses.allSatisfy(\.status.everRead)
                     ? runtimeEntities.entities(of: managed.map(UniFiDiscovery.RuleThing.init), discovery.ruleEntities) : nil)
         }

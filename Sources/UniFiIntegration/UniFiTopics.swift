@@ -16,6 +16,26 @@ public enum UniFiTopics {
     public static func controller(_ id: String) -> String { "controller/\(id)" }
     public static func controllerAvailability(_ id: String) -> String { "controller/\(id)/availability" }
 
+    /// A console's active vouchers, without their codes.
+    public static func controllerVouchers(_ id: String) -> String { "controller/\(id)/vouchers" }
+    /// `voucher/create` for the only console, `controller/<id>/voucher/create` for one of several.
+    public static func voucherCreate(controller: String?) -> String { voucherCommand("create", controller) }
+    public static func voucherRevoke(controller: String?) -> String { voucherCommand("revoke", controller) }
+    static func voucherPreset(minutes: Int, controller: String) -> String { voucherCommand("preset/\(minutes)", controller) }
+    /// The code a Home Assistant button made last (retained: codes are credentials, see broker-config/acl).
+    public static let latestVoucher = "voucher/latest"
+
+    private static func voucherCommand(_ command: String, _ controller: String?) -> String {
+        (controller.map { "controller/\($0)/" } ?? "") + "voucher/" + command
+    }
+
+    /// Where voucher codes go (commands' answers, the latest code): what the page withholds and
+    /// broker-config/acl denies the watch.
+    static let credentialFilters = ["voucher/#", "controller/+/voucher/#"]
+
     /// Exact command topics only, so that the bridge never hears its own state or answers.
-    static let commandFilters = ["rule/+/set", "refresh"]
+    static let commandFilters = [
+        "rule/+/set", "refresh", "voucher/create", "voucher/revoke", "voucher/preset/+",
+        "controller/+/voucher/create", "controller/+/voucher/revoke", "controller/+/voucher/preset/+",
+    ]
 }

@@ -40,6 +40,14 @@ extension FilterExpression {
         case "ne": return !equal(value, try single())
         case "in": return arguments.contains { equal(value, $0) }
         case "notIn": return !arguments.contains { equal(value, $0) }
+        case "gt", "ge", "lt", "le":
+            guard let order = compare(value, try single()) else { return false }
+            switch function {
+            case "gt": return order == .orderedDescending
+            case "ge": return order != .orderedAscending
+            case "lt": return order == .orderedAscending
+            default: return order != .orderedDescending
+            }
         case "isNull": return value == nil || value == .null
         case "isNotNull": return !(value == nil || value == .null)
         case "like":
@@ -50,6 +58,19 @@ extension FilterExpression {
             return LikePattern(pattern).matches(text)
         default:
             throw FilterError(message: "Unsupported filter function '\(function)' for property '\(property)'")
+        }
+    }
+
+    /// Numbers against unquoted numbers; timestamps (ISO 8601 in one form, UTC) as quoted strings.
+    private static func compare(_ value: JSONValue?, _ literal: FilterLiteral) -> ComparisonResult? {
+        switch (value, literal) {
+        case (.number(let number)?, .bare(let expected)):
+            guard let expected = Double(expected) else { return nil }
+            return number < expected ? .orderedAscending : number > expected ? .orderedDescending : .orderedSame
+        case (.string(let text)?, .string(let expected)):
+            return text < expected ? .orderedAscending : text > expected ? .orderedDescending : .orderedSame
+        default:
+            return nil
         }
     }
 

@@ -21,6 +21,15 @@ indirect enum FilterExpression: Sendable, Equatable {
         case .not(let operand): operand.properties
         }
     }
+
+    /// Every property with the function applied to it, for endpoints that allow only some.
+    var calls: [(property: String, function: String)] {
+        switch self {
+        case .call(let property, let function, _): [(property, function)]
+        case .and(let operands), .or(let operands): operands.flatMap(\.calls)
+        case .not(let operand): operand.calls
+        }
+    }
 }
 
 /// An argument: a quoted string, or an unquoted UUID, number or boolean.

@@ -118,3 +118,37 @@ extension UniFiSimulator {
         }
     }
 }
+
+extension UniFiSimulator {
+    // MARK: - Vouchers
+
+    /// The site's hotspot vouchers (with their codes), newest first.
+    public func vouchers(site: String = UniFiSimulator.defaultSiteID) -> [JSONValue] {
+        core.withLockedValue { $0.vouchers[site.lowercased()] ?? [] }
+    }
+
+    /// Makes `count` vouchers directly, as someone in the UniFi app would.
+    public func addVouchers(count: Int, note: String = "made in the app", minutes: Int = 480, site: String = UniFiSimulator.defaultSiteID) {
+        core.withLockedValue { state in
+            for _ in 0..<count {
+                let code = VoucherEndpoints.uniqueCode(in: state.vouchers[site.lowercased()] ?? [])
+                state.vouchers[site.lowercased(), default: []].insert(VoucherEndpoints.voucher(code: code, note: note, minutes: minutes), at: 0)
+            }
+        }
+    }
+
+    /// A guest signs in with the voucher: it is activated and its minutes start to run.
+    public func useVoucher(id: String, site: String = UniFiSimulator.defaultSiteID, at now: Date = Date()) {
+        core.withLockedValue { state in
+            guard let index = state.vouchers[site.lowercased()]?.firstIndex(where: { $0["id"]?.stringValue == id }),
+                  case .object(var voucher) = state.vouchers[site.lowercased()]![index] else { return }
+            let minutes = voucher["timeLimitMinutes"]?.numberValue ?? 0
+            voucher["authorizedGuestCount"] = .number((voucher["authorizedGuestCount"]?.numberValue ?? 0) + 1)
+            if voucher["activatedAt"] == nil {
+                voucher["activatedAt"] = .string(now.formatted(.iso8601))
+                voucher["expiresAt"] = .string(now.addingTimeInterval(minutes * 60).formatted(.iso8601))
+            }
+            state.vouchers[site.lowercased()]![index] = .object(voucher)
+        }
+    }
+}

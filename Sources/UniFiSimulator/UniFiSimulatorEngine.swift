@@ -49,6 +49,9 @@ enum UniFiSimulatorEngine {
             return error(404, "api.resource-not-found", "Site \(site) not found", request)
         }
         let rest = route.dropFirst(2).joined(separator: "/")
+        if rest == VoucherEndpoints.path || rest.hasPrefix(VoucherEndpoints.path + "/") {
+            return VoucherEndpoints.handle(request, site: site.lowercased(), id: route.count == 5 ? route[4] : nil, state: &state)
+        }
         for collection in UniFiSimulator.Collection.allCases {
             if rest == collection.rawValue, request.method == "GET" {
                 return page(collections[collection] ?? [], filterable: collection.filterableProperties, request)
@@ -87,22 +90,23 @@ enum UniFiSimulatorEngine {
         }
     }
 
-    /// `offset` ≥ 0, `limit` 0–200 (default 25), `filter`; `{"offset","limit","count","totalCount","data"}`.
-    private static func page(_ items: [JSONValue], filterable: Set<String>, _ request: SimulatedRequest) -> SimulatedResponse {
+    /// `offset` ≥ 0, `limit` 0–200 (default 25; vouchers 0–1000, default 100), `filter`;
+    /// `{"offset","limit","count","totalCount","data"}`. `functions`: what each property allows, where the document says.
+    static func page(
+        _ items: [JSONValue], filterable: Set<String>, functions: [String: Set<String>] = [:], limits: (default: Int, max: Int) = (25, 200),
+        _ request: SimulatedRequest
+    ) -> SimulatedResponse {
         let offset = request.query["offset"].map { Int($0) } ?? 0
-        let limit = request.query["limit"].map { Int($0) } ?? 25
+        let limit = request.query["limit"].map { Int($0) } ?? limits.default
         guard let offset, offset >= 0 else {
             return error(400, "api.request.argument-out-of-range", "Query parameter 'offset' must be 0 or more", request)
         }
-        guard let limit, (0...200).contains(limit) else {
-            return error(400, "api.request.argument-out-of-range", "Query parameter 'limit' must be between 0 and 200", request)
+        guard let limit, (0...limits.max).contains(limit) else {
+            return error(400, "api.request.argument-out-of-range", "Query parameter 'limit' must be between 0 and \(limits.max)", request)
         }
         var selected: [JSONValue] = []
         do throws(FilterError) {
-            let filter = try request.query["filter"].map { text throws(FilterError) in try FilterParser.parse(text) }
-            if let refused = filter?.properties.subtracting(filterable).sorted().first {
-                throw FilterError(message: "Property '\(refused)' cannot be used in a filter")
-            }
+            let filter = try request.query["filter"].map { text throws(FilterError) in try parseFilter(text, filterable: filterable, functions: functions) }
             for item in items {
                 if try filter?.matches(item) ?? true { selected.append(item) }
             }
@@ -114,6 +118,19 @@ enum UniFiSimulatorEngine {
             "offset": .number(Double(offset)), "limit": .number(Double(limit)), "count": .number(Double(data.count)),
             "totalCount": .number(Double(selected.count)), "data": .array(data),
         ])
+    }
+
+    /// A filter the endpoint can apply: only `filterable` properties, each with the functions
+    /// `functions` allows it (every function where it says nothing).
+    static func parseFilter(_ text: String, filterable: Set<String>, functions: [String: Set<String>]) throws(FilterError) -> FilterExpression {
+        let filter = try FilterParser.parse(text)
+        if let refused = filter.properties.subtracting(filterable).sorted().first {
+            throw FilterError(message: "Property '\(refused)' cannot be used in a filter")
+        }
+        if let refused = filter.calls.first(where: { call in functions[call.property].map { !$0.contains(call.function) } ?? false }) {
+            throw FilterError(message: "Function '\(refused.function)' cannot be used with property '\(refused.property)'")
+        }
+        return filter
     }
 
     static let proxyUnauthorized = SimulatedResponse(status: 401, body: ["error": ["code": 401, "message": "Unauthorized"]])

@@ -77,6 +77,8 @@ struct UniFiSimulatorState: Sendable {
     var sites: [JSONValue] = []
     /// Site id (lowercased) → collection → rules in order.
     var rules: [String: [UniFiSimulator.Collection: [JSONValue]]] = [:]
+    /// Site id (lowercased) → hotspot vouchers, newest first.
+    var vouchers: [String: [JSONValue]] = [:]
     var requests = RequestLog()
     var faults: [InjectedFault] = []
 

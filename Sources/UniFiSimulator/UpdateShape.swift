@@ -13,6 +13,10 @@ indirect enum UpdateShape: Sendable {
     case string
     case boolean
     case integer
+    /// A whole number within the document's `minimum`…`maximum`.
+    case bounded(ClosedRange<Int>)
+    /// A string of `minLength` 1.
+    case nonEmptyString
     case uuid
     case enumeration(Set<String>)
     case array(UpdateShape)
@@ -40,6 +44,16 @@ extension UpdateShape {
             return nil
         case (.integer, .number(let number)):
             return number.rounded() == number ? nil : Self.wrongType(path, "an integer")
+        case (.bounded(let range), .number(let number)):
+            guard number.rounded() == number else { return Self.wrongType(path, "an integer") }
+            return Double(range.lowerBound) <= number && number <= Double(range.upperBound)
+                ? nil
+                : UpdateRejection(
+                    code: "api.request.argument-out-of-range",
+                    message: "Request body property '\(path)' must be between \(range.lowerBound) and \(range.upperBound)")
+        case (.nonEmptyString, .string(let text)):
+            return text.isEmpty
+                ? UpdateRejection(code: "api.request.invalid-value", message: "Request body property '\(path)' must not be empty") : nil
         case (.uuid, .string(let text)):
             return text.lowercasedUUID != nil ? nil : Self.wrongType(path, "a UUID")
         case (.enumeration(let allowed), .string(let text)):
@@ -79,9 +93,9 @@ extension UpdateShape {
 
     private var expected: String {
         switch self {
-        case .string, .enumeration: "a string"
+        case .string, .nonEmptyString, .enumeration: "a string"
         case .boolean: "a boolean"
-        case .integer: "an integer"
+        case .integer, .bounded: "an integer"
         case .uuid: "a UUID"
         case .array: "an array"
         case .object, .discriminated: "an object"

@@ -62,16 +62,18 @@ public struct UniFiFixture: Sendable {
     }
 
     /// Runs the bridge on `yaml` (this fixture's by default) and an observer of `home/#` and
-    /// `homeassistant/#` for the length of `body`.
+    /// `homeassistant/#` for the length of `body`; its log lines into `logs` when given.
     public func runBridge(
-        yaml: String? = nil, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
+        yaml: String? = nil, logs: LogCapture? = nil, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
         _ body: (Observer) async throws -> Void
     ) async throws {
         let yaml = yaml ?? self.yaml()
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
         let integration = try UniFiIntegrationFactory().make(
-            section: configuration.section("unifi"), environment: IntegrationEnvironment(logger: testLogger("unifi")))
-        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!], observer: configureObserver) {
+            section: configuration.section("unifi"), environment: IntegrationEnvironment(logger: logs?.logger("unifi") ?? testLogger("unifi")))
+        try await withRunningBridge(
+            broker: broker, yaml: yaml, integrations: [integration!], logger: logs?.logger("bridge") ?? testLogger("bridge"), observer: configureObserver
+        ) {
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver) { observer in
                 try await body(observer)
             }

@@ -34,6 +34,9 @@ struct RunningUniFiSimulator: RunningDemoUpstream {
             "Internet downtime for Emma on, back off after 60 s by itself:",
             "  \(publish) -t home/unifi/rule/downtime-emma/set -m '{\"enabled\":true,\"for\":60}'",
             "Every managed rule: mosquitto_sub -h \(broker.host) -p \(broker.port) -v -t 'home/unifi/#'",
+            "A guest Wi-Fi voucher for a day, its code printed (the list on home/unifi/controller/home/vouchers has none):",
+            "  home2mqtt voucher --host \(broker.host) --port \(broker.port) --for 1d --note Grandma",
+            "  or: mosquitto_rr -h \(broker.host) -p \(broker.port) -t home/unifi/voucher/create -e home/unifi/voucher/create/response -m '{\"minutes\":1440,\"note\":\"Grandma\"}'",
         ]
     }
 

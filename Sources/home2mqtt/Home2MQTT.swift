@@ -13,7 +13,8 @@ struct Home2MQTT: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, CheckConfigCommand.self, HealthcheckCommand.self, FingerprintCommand.self,
             StatusCommand.self, PauseCommand.self, ResumeCommand.self, AllowCommand.self, DenyCommand.self,
-            BlockedCommand.self, WhyCommand.self, RulesCommand.self, RuleSwitchCommand.self, OutletCommand.self, FeedCommand.self,
+            BlockedCommand.self, WhyCommand.self, RulesCommand.self, RuleSwitchCommand.self, GuestVoucherCommand.self,
+            OutletCommand.self, FeedCommand.self,
         ]
     )
 }

@@ -24,6 +24,10 @@ import Testing
         _ = try await observer.latest("home/unifi/rule/downtime-tablet", timeout: .seconds(20)) { $0["enabled"] == false }
         let downtime = try await observer.command("home/unifi/rule/downtime-tablet/set", "ON")
         #expect(downtime["data"]?["enabled"] == true, "\(downtime)")
+        // A guest voucher, made as the banner shows.
+        #expect(demo.stdout.contains("home2mqtt voucher --host 127.0.0.1 --port \(port) --for 1d --note Grandma"))
+        let voucher = try await observer.command("home/unifi/voucher/create", #"{"minutes":1440,"note":"Grandma"}"#)
+        #expect(voucher["data"]?["vouchers"]?.arrayValue?.first?["code"]?.stringValue?.count == 10, "\(voucher)")
         // The aquarium too, switched the way the banner shows.
         #expect(demo.stdout.contains("mosquitto_pub -h 127.0.0.1 -p \(port) -t home/reef/outlet/heater/set -m ON"))
         _ = try await observer.latest("home/reef/outlet/heater", timeout: .seconds(20)) { $0["state"] == "off" }

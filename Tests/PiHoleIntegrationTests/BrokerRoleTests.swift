@@ -20,7 +20,9 @@ import Testing
         let broker = try await TestBroker.withRoles()
         defer { broker.stop() }
         try await PiHoleFixture.run(broker: broker, brokerYAML: Self.bridgeUser, observer: Self.asHomeAssistant) { fixture, _ in
+            let watchID = uniqueClientID("watch")
             let watch = try await Observer(broker, subscribe: ["home/#"]) { configuration in
+                configuration.clientID = watchID
                 configuration.username = "watch"
                 configuration.password = "watch-password"
             }
@@ -38,15 +40,20 @@ import Testing
             let answer = try await watch.recorder.first(topic: "home/pihole/pause/response")
             #expect(JSONValue.parse(answer.payload)?["status"] == "ok")
             #expect(fixture["main"].blocking == .disabled)
-            try await watch.send("home/pihole/resume", "")
-            _ = try await watch.recorder.first(topic: "home/pihole/resume/response")
+            // Through the companion's way too: an answer under home/replies/<its own client id>/.
+            let ownReplies = "home/replies/\(watchID)/resume"
+            try await watch.client.subscribe(ownReplies, qos: .atLeastOnce)
+            try await watch.client.publish(
+                "home/pihole/resume", payload: [], qos: .atLeastOnce, properties: MQTTProperties(responseTopic: ownReplies, correlationData: [1]))
+            let resumed = try await watch.recorder.first(topic: ownReplies)
+            #expect(JSONValue.parse(resumed.payload)?["status"] == "ok")
             // Nothing the watch was not allowed to send reached the bridge, or the Pi-hole.
             #expect(fixture.calls("main", "/api/domains").isEmpty)
             #expect(fixture.calls("main", "/api/action").isEmpty)
             #expect(fixture.calls("main", "/api/queries").isEmpty)
             #expect(fixture["main"].groupPutCount == 0)
             #expect(fixture.calls("main", "/api/dns/blocking").filter { $0.method == "POST" }.count == 2)
-            #expect(!watch.recorder.messages.contains { $0.topic.hasSuffix("/response") && !$0.topic.hasPrefix("home/pihole/pause") && !$0.topic.hasPrefix("home/pihole/resume") })
+            #expect(!watch.recorder.messages.contains { $0.topic.hasSuffix("/response") && !$0.topic.hasPrefix("home/pihole/pause") })
             await watch.disconnect()
         }
     }

@@ -29,6 +29,7 @@ struct AllIntegrations: Sendable {
             "pihole actions": piHole.requests.filter { $0.path.hasPrefix("/api/action") }.count,
             "pihole queries": piHole.requests.filter { $0.path.hasPrefix("/api/queries") }.count,
             "unifi rules": unifi.requestCount(method: "PUT"),
+            "unifi vouchers": unifi.requests.filter { $0.method != "GET" && $0.path.contains("hotspot/vouchers") }.count,
             "reef outlets": reef.requests(.outlets).filter { $0.method == "POST" }.count,
         ]
     }

@@ -38,11 +38,12 @@ struct FuzzCorpus {
     ]
     static let ruleTopics = ["home/unifi/rule/downtime-emma/set", "home/unifi/rule/downtime-leo/set"]
     static let outletTopics = ["home/reef/outlet/heater/set", "home/reef/outlet/return-pump/set"]
+    static let voucherTopics = ["home/unifi/voucher/create", "home/unifi/controller/home/voucher/create", "home/unifi/voucher/revoke"]
 
     var generator: SeededGenerator
 
     mutating func next() -> Case {
-        switch Int.random(in: 0..<11, using: &generator) {
+        switch Int.random(in: 0..<12, using: &generator) {
         case 0: return Case(topic: anyTopic(), payload: invalidUTF8())
         case 1: return Case(topic: anyTopic(), payload: Array(repeating: UInt8(ascii: "7"), count: 64 * 1024 + Int.random(in: 1...4096, using: &generator)))
         case 2: return Case(topic: anyTopic(), payload: deeplyNested())
@@ -53,6 +54,7 @@ struct FuzzCorpus {
         case 7: return Case(topic: unknownTarget(), payload: utf8(pick(["ON", "OFF", "30", "{\"enabled\":true}", "{\"state\":\"on\"}"])))
         case 8: return Case(topic: pick(Self.groupTopics), payload: utf8(pick(Self.badRuleSets + Self.badGroupSets)))
         case 9: return Case(topic: pick(Self.askingTopics), payload: utf8(pick(Self.badQuestions)))
+        case 10: return Case(topic: pick(Self.voucherTopics), payload: utf8(pick(Self.badVouchers)))
         default: return Case(topic: anyTopic(), payload: utf8(randomJSONObject()))
         }
     }
@@ -71,13 +73,19 @@ struct FuzzCorpus {
         "ten", "{\"minutes\":0}", "{\"minutes\":1441}", "{\"minutes\":1.5}", "{\"client\":\"192.168.1.*\"}",
         "{\"client\":\"a&upstream=cache\"}", "{\"limit\":0}", "{\"limit\":501}", "{\"since\":5}", "[10]",
     ]
+    /// Outside the Integration API's limits, or not the shape: `create` takes `minutes`, `revoke` an `id` or a `code`.
+    static let badVouchers = [
+        "", "1440", "{}", "{\"minutes\":0}", "{\"minutes\":1000001}", "{\"minutes\":60,\"count\":1001}", "{\"minutes\":60,\"guests\":0}",
+        "{\"minutes\":60,\"up_kbps\":1}", "{\"minutes\":60,\"data_mb\":1048577}", "{\"minutes\":1e300}", "{\"minutes\":60,\"note\":\"\"}",
+        "{\"minutes\":60,\"name\":\"x\"}", "{\"id\":\"x\"}", "{\"code\":\"12ab\"}", "{\"code\":\"\"}", "[60]",
+    ]
     static let badOutletSets = [
         "", "maybe", "{\"state\":1}", "{\"state\":\"sideways\"}", "{\"state\":\"off\",\"for\":-5}", "{\"state\":\"off\",\"for\":0}",
         "{\"state\":\"off\",\"for\":1e18}", "{\"state\":\"off\",\"until\":\"soon\"}", "{}", "[\"on\"]",
     ]
 
     private mutating func anyTopic() -> String {
-        pick(Self.piHoleTopics + Self.domainTopics + Self.groupTopics + Self.askingTopics + Self.ruleTopics + Self.outletTopics)
+        pick(Self.piHoleTopics + Self.domainTopics + Self.groupTopics + Self.askingTopics + Self.ruleTopics + Self.outletTopics + Self.voucherTopics)
     }
 
     /// A target that is not there: unicode, very long, or odd, in a real command's place.

@@ -24,6 +24,21 @@ public final class BridgeActivity: Sendable {
         var replies = PageReplies()
         var subscribers: [Int: @Sendable (ActivityEvent) -> Void] = [:]
         var nextSubscriber = 0
+        /// Topic filters whose texts the page never shows (`Integration.credentialTopics`).
+        var withheld: Set<String> = []
+
+        func withholds(_ topic: String) -> Bool {
+            withheld.contains { TopicFilter.matches($0, topic: topic) }
+        }
+    }
+
+    /// What stands on the page in place of a text that carries credentials.
+    static let withheldText = "(withheld: carries credentials)"
+
+    /// Topic filters (whole topics) whose commands, answers and retained states carry
+    /// credentials: the page shows them withheld.
+    func withhold(_ filters: [String]) {
+        state.withLock { $0.withheld.formUnion(filters) }
     }
 
     public init(baseTopic: String) {
@@ -39,7 +54,8 @@ public final class BridgeActivity: Sendable {
         let now = Date()
         state.withLock { state in
             if retain {
-                guard let entry = state.mirror.record(topic, text, at: now) else { return }
+                let shown = text.isEmpty || !state.withholds(topic) ? text : Self.withheldText
+                guard let entry = state.mirror.record(topic, shown, at: now) else { return }
                 state.notify(.retained(topic: topic, payload: entry.payload, changedAt: entry.changedAt))
             } else if topic == loggingTopic || topic == eventTopic {
                 let message = BridgeMessage(topic: topic, payload: Self.clipped(text), time: now)
@@ -62,9 +78,12 @@ public final class BridgeActivity: Sendable {
         let local = PageReplies.id(of: command)
         let reply = state.withLock { state in
             let seconds = state.timings.answered(command).map { (ContinuousClock.now - $0).seconds } ?? 0
+            let withheld = state.withholds(command.topic)
             let record = CommandRecord(
-                topic: command.topic, payload: Self.clipped(String(decoding: command.payload, as: UTF8.self)),
-                answer: Self.clipped(response.payload.encodedString()), seconds: seconds, time: now, fromPage: local != nil)
+                topic: command.topic,
+                payload: withheld ? Self.withheldText : Self.clipped(String(decoding: command.payload, as: UTF8.self)),
+                answer: withheld ? Self.withheldText : Self.clipped(response.payload.encodedString()), seconds: seconds, time: now,
+                fromPage: local != nil)
             state.commands.append(record)
             state.notify(.command(record))
             return local.flatMap { state.replies.take($0) }
