@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How an operation run under a time limit ended.
 public enum TimeLimitedOutcome<T> {
     case finished(T)
@@ -9,25 +11,70 @@ public enum TimeLimitedOutcome<T> {
 
 extension TimeLimitedOutcome: Sendable where T: Sendable {}
 
-/// Runs `operation` in a child task and cancels it at `limit`; the operation must honour
+/// Runs `operation` in a child task and cancels that child at `limit`; the operation must honour
 /// cancellation (every upstream call here has its own timeout as a backstop). The caller's own
 /// task is never cancelled by the limit.
 ///
-/// The limit is a second child task that waits on a ``LoopTimer`` (``Wakeup``), not a
-/// `Task.sleep`: on Linux a cancelled sleep keeps its dispatch timer until its deadline, and a
-/// limit set for every command, and mostly beaten, kept thousands of them alive.
+/// One child task, which the limit (a ``LoopTimer``, cancelled when the operation beats it)
+/// cancels through its own handle: no second task sleeping beside it, and no `Task.sleep`, whose
+/// dispatch timer on Linux outlives its cancellation until its deadline.
 public func withTimeLimit<T: Sendable>(
     _ limit: Duration, _ operation: @escaping @Sendable () async -> T
 ) async -> TimeLimitedOutcome<T> {
-    let first = await withTaskGroup(of: TimeLimitedOutcome<T>.self) { group in
-        group.addTask { .finished(await operation()) }
+    await withTaskGroup(of: TimeLimitedOutcome<T>.self) { group in
         group.addTask {
-            await Wakeup().wait(atMost: limit)
-            return .expired
+            await withUnsafeCurrentTask { task -> TimeLimitedOutcome<T> in
+                guard let task else { return .finished(await operation()) }
+                let run = LimitedRun(task)
+                let expiry = LoopTimer(in: limit) { run.expire() }
+                let result = await operation()
+                let end = run.finish()
+                expiry.cancel()
+                switch end {
+                case .ran: return .finished(result)
+                case .expired: return .expired
+                case .cancelled: return .cancelled
+                }
+            }
         }
-        defer { group.cancelAll() }
         return await group.next() ?? .cancelled
     }
-    // Cancelled from outside, the operation may still have returned first: it was cut short all the same.
-    return Task.isCancelled ? .cancelled : first
+}
+
+/// The child task a time limit may cancel, for as long as it runs the operation.
+///
+/// `@unchecked Sendable`: `UnsafeCurrentTask` may only be used while its task runs. The limit
+/// cancels it only under `lock` and only before `finish()`, which the task calls, under the same
+/// lock, before it goes on.
+private final class LimitedRun: @unchecked Sendable {
+    enum End { case ran, expired, cancelled }
+    private struct State {
+        var isFinished = false
+        var hasExpired = false
+    }
+
+    private let task: UnsafeCurrentTask
+    private let lock = Mutex(State())
+
+    init(_ task: UnsafeCurrentTask) {
+        self.task = task
+    }
+
+    func expire() {
+        lock.withLock { state in
+            guard !state.isFinished else { return }
+            state.hasExpired = true
+            task.cancel()
+        }
+    }
+
+    /// How the operation ended: on its own, or cancelled (by the limit, or from elsewhere: the
+    /// caller's cancellation reaches its child) before it returned.
+    func finish() -> End {
+        lock.withLock { state in
+            state.isFinished = true
+            if state.hasExpired { return .expired }
+            return task.isCancelled ? .cancelled : .ran
+        }
+    }
 }

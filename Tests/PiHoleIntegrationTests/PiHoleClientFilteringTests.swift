@@ -80,6 +80,22 @@ import Testing
         }
     }
 
+    /// The Pi-hole is away when the pause ends: the restore waits for it and then happens.
+    @Test func aRestoreDueWhileThePiHoleIsAwayHappensWhenItIsBack() async throws {
+        try await PiHoleFixture.run { fixture, observer in
+            fixture["main"].addGroup(name: "kids")
+            fixture["main"].addClient("192.168.1.60", groups: ["kids"])
+            #expect(try await observer.command("home/pihole/client/192-168-1-60/pause", "2")["status"] == "ok")
+            try await fixture["main"].setFault(.down)
+            try await Task.sleep(for: .seconds(4))
+            #expect(fixture["main"].clientGroups("192.168.1.60") == [PiHoleClientRegistry.unfilteredGroup])
+            try await fixture["main"].setFault(nil)
+            try await waitUntil("the client is back in its group", timeout: .seconds(20)) {
+                fixture["main"].clientGroups("192.168.1.60") == ["kids"]
+            }
+        }
+    }
+
     /// The client is removed on the Pi-hole before its restore: nothing is restored, and above all
     /// no PUT brings it back (FTL's PUT would create it).
     @Test func aClientRemovedMeanwhileIsNotBroughtBack() async throws {
