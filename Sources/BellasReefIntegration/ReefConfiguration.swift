@@ -17,6 +17,8 @@ struct ReefConfiguration: Sendable {
     let outletsInterval: Duration
     /// Feed mode: `nil` when not configured.
     let feed: ReefFeedConfiguration?
+    /// The tank's guard: `nil` when not configured.
+    let probeGuard: ReefGuardConfiguration?
 
     /// A plug whose state read takes longer than this is "not responding": the controller's own
     /// `is_online` is always true, so the bridge judges a plug by how its requests fare.
@@ -25,7 +27,7 @@ struct ReefConfiguration: Sendable {
     init(_ section: ConfigSection) throws(ConfigError) {
         let section = try section.allowing(Set([
             "url", "temperature_url", "outlets_url", "username", "password",
-            "metrics_interval", "temperature_interval", "outlets_interval", "request_timeout", "feed",
+            "metrics_interval", "temperature_interval", "outlets_interval", "request_timeout", "feed", "guard",
         ]).union(ConfigSection.upstreamTLSKeys))
         let coreURL = try section.url("url")
         tls = try section.upstreamTLS(for: coreURL)
@@ -41,6 +43,7 @@ struct ReefConfiguration: Sendable {
         temperatureInterval = .seconds(try section.int("temperature_interval", default: 30, in: 1...3600))
         outletsInterval = .seconds(try section.int("outlets_interval", default: 10, in: 1...3600))
         feed = try ReefFeedConfiguration.read(section)
+        probeGuard = try ReefGuardConfiguration.read(section, temperatureInterval: temperatureInterval)
     }
 
     /// The services this configuration reads (the core always; the others unless turned off).

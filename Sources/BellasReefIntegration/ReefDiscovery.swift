@@ -9,6 +9,8 @@ struct ReefDiscovery {
     let services: [BellasReefService]
     /// `reef.feed` is configured: a Feed button and a "feeding until" sensor.
     var hasFeed = false
+    /// `reef.guard`: a problem sensor per guarded probe.
+    var guarded: [ReefGuardConfiguration.Probe] = []
 
     private var device: DiscoveryDevice {
         DiscoveryDevice(identifier: "\(topics.bridge.base)_reef", name: "Bella's Reef", model: "Bella's Reef controller", manufacturer: "Bella's Reef")
@@ -38,7 +40,22 @@ struct ReefDiscovery {
                     "payload_off": "offline", "device_class": "connectivity", "entity_category": "diagnostic",
                 ])
         }
-        return usage + connectivity + (hasFeed ? feedEntities : [])
+        return usage + connectivity + (hasFeed ? feedEntities : []) + guardEntities
+    }
+
+    /// On while the probe is out of its limits, stale or failing; the alarm's fields as attributes.
+    private var guardEntities: [DiscoveryEntity] {
+        guarded.map { probe in
+            let state = JSONValue.string(topics.topic(ReefTopics.alarm(probe.key)))
+            return DiscoveryEntity(
+                component: "binary_sensor", objectID: "reef_alarm_\(probe.key.replacing("-", with: "_"))", name: "\(probe.probe) alarm",
+                device: device, availabilityTopics: [],
+                options: [
+                    "state_topic": state, "device_class": "problem", "json_attributes_topic": state,
+                    "value_template": ValueTemplate.guarded("'OFF' if value_json.get('state') == 'ok' else 'ON'"),
+                    "payload_on": "ON", "payload_off": "OFF",
+                ])
+        }
     }
 
     private var feedEntities: [DiscoveryEntity] {

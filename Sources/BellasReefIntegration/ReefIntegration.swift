@@ -17,6 +17,8 @@ final class ReefIntegration: Integration {
     private let control: ReefOutletControl
     /// `nil` without `reef.feed`.
     private let feed: ReefFeed?
+    /// `nil` without `reef.guard`.
+    private let probeGuard: ReefGuard?
     /// What went out last: only changes are published, and things that went away are cleared.
     private let published = Mutex(ChangedState())
     /// The runtime entities, built and set only when the outlets and probes they are made of change.
@@ -35,6 +37,7 @@ final class ReefIntegration: Integration {
         control = ReefOutletControl(services: services, poller: outlets, logger: logger)
         let services = services, control = control
         feed = configuration.feed.map { ReefFeed(configuration: $0, services: services, control: control, logger: logger) }
+        probeGuard = configuration.probeGuard.map { ReefGuard(configuration: $0, logger: logger) }
     }
 
     let configurationHints = [
@@ -44,7 +47,9 @@ final class ReefIntegration: Integration {
     ]
 
     func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity] {
-        ReefDiscovery(topics: topics, services: configuration.services, hasFeed: configuration.feed != nil).configured
+        ReefDiscovery(
+            topics: topics, services: configuration.services, hasFeed: configuration.feed != nil,
+            guarded: configuration.probeGuard?.probes ?? []).configured
     }
 
     func run(context: IntegrationContext) async {
@@ -84,24 +89,30 @@ final class ReefIntegration: Integration {
 
     /// The one place state goes out: after every change, in the order the changes were made.
     private func publishChanges(_ context: IntegrationContext) async {
-        let discovery = ReefDiscovery(topics: context.topics, services: configuration.services, hasFeed: configuration.feed != nil)
+        let discovery = ReefDiscovery(
+            topics: context.topics, services: configuration.services, hasFeed: configuration.feed != nil,
+            guarded: configuration.probeGuard?.probes ?? [])
         published.withLock { $0 = ChangedState(inheritingFrom: context) }
         while !Task.isCancelled {
             let pending = context.timers.pending
-            let (payloads, things) = services.state.read { snapshot in
+            let (payloads, things, alarmChanges) = services.state.read { snapshot in
                 (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending, feed: configuration.feed),
-                 snapshot.everyListRead(of: configuration.services) ? ReefDiscovery.Things(snapshot) : nil)
+                 snapshot.everyListRead(of: configuration.services) ? ReefDiscovery.Things(snapshot) : nil,
+                 probeGuard?.judge(snapshot) ?? [])
             }
+            if let probeGuard { probeGuard.announce(alarmChanges, context: context) }
             // Entities first: one whose thing went away leaves Home Assistant before its state is cleared.
             if let things, let entities = runtimeEntities.entities(of: things, discovery.runtime) {
                 await context.setRuntimeEntities(entities)
             }
-            for (topic, message) in published.withLock({ $0.changes(replacingAll: payloads.messages) }) {
+            let messages = payloads.messages + (probeGuard?.messages ?? [])
+            for (topic, message) in published.withLock({ $0.changes(replacingAll: messages) }) {
                 await context.publish(topic, message)
             }
             if payloads.anyServiceAvailable { context.recordUpstreamSuccess() }
             // Also once a minute, for restores that fell due (their timers change without a poll).
-            await services.state.changed.wait(atMost: .seconds(60))
+            // With a guard, every few seconds: a probe goes stale by the clock, not by a poll.
+            await services.state.changed.wait(atMost: probeGuard == nil ? .seconds(60) : ReefGuard.recheck)
         }
     }
 

@@ -27,6 +27,9 @@ public enum ReefTopics {
     /// Reads everything now.
     public static let refresh = "refresh"
 
+    /// A guarded probe's alarm: `{"state":"ok"|"low"|"high"|"stale"|"error","value","since","limits"}`.
+    public static func alarm(_ key: String) -> String { "alarm/\(key)" }
+
     /// Feed mode: `{"active","until","outlets"}`.
     public static let feed = "feed"
     /// Empty (`reef.feed.default_minutes`), `{"for":600}`, `{"until":…}` or a number of seconds.

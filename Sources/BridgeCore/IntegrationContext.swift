@@ -55,6 +55,11 @@ public struct IntegrationContext: Sendable {
     }
 
     /// Marks a successful exchange with the upstream, for `bridge/health`.
+    /// Something that happened, on `base/bridge/event` (`{"type","time","data"}`, the integration named in `data`).
+    public func publishEvent(_ type: String, _ data: [String: JSONValue]) {
+        events?.publish(type, data.merging(["integration": .string(topics.name)]) { first, _ in first })
+    }
+
     public func recordUpstreamSuccess() {
         health.recordSuccess(integration: topics.name)
     }

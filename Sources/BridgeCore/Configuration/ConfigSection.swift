@@ -92,6 +92,15 @@ public struct ConfigSection: Sendable {
         return number
     }
 
+    /// A decimal number within `range`; `nil` when the key is absent.
+    public func decimal(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
+        guard let text = try scalar(key) else { return nil }
+        guard let number = Double(text.trimmed()), number.isFinite, range.contains(number) else {
+            throw ConfigError(key: keyPath(key), "must be a number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return number
+    }
+
     public func bool(_ key: String, default fallback: Bool) throws(ConfigError) -> Bool {
         guard let text = try scalar(key) else { return fallback }
         switch text.lowercased() {

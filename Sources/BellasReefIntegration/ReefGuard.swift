@@ -1,0 +1,80 @@
+import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import Synchronization
+
+/// The tank's guard: each guarded probe's alarm, made from the readings as they come and as they
+/// age, published on `alarm/<key>`; every change is logged and sent as a bridge event. It needs
+/// no Home Assistant: the bridge watches the tank itself.
+final class ReefGuard: Sendable {
+    struct Alarm: Sendable, Equatable {
+        var state: ProbeGuard.State
+        var since: Date
+        var value: Double?
+    }
+
+    let configuration: ReefGuardConfiguration
+    private let alarms = Mutex<[String: Alarm]>([:])
+    private let logger: Logger
+
+    /// How often the alarms are judged again without a new reading: a probe goes stale by the clock.
+    static let recheck: Duration = .seconds(5)
+
+    init(configuration: ReefGuardConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Judges every guarded probe on `snapshot`. - Returns: the alarms that changed.
+    func judge(_ snapshot: ReefSnapshot, now: Date = Date()) -> [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)] {
+        alarms.withLock { alarms in
+            var changed: [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)] = []
+            for probe in configuration.probes {
+                let status = snapshot.probes.values.first {
+                    $0.probe.name == probe.probe || $0.key == probe.probe || $0.probe.address == probe.probe || $0.key == probe.key
+                }
+                let previous = alarms[probe.key]
+                let state = probe.limits.state(
+                    value: status?.value, readAt: status?.readAt, failed: status?.error != nil, now: now, previous: previous?.state ?? .ok)
+                let value = state == .stale ? nil : status?.value
+                guard previous?.state != state else {
+                    alarms[probe.key]?.value = value
+                    continue
+                }
+                let alarm = Alarm(state: state, since: now, value: value)
+                alarms[probe.key] = alarm
+                changed.append((probe, alarm))
+            }
+            return changed
+        }
+    }
+
+    /// `alarm/<key>` for every guarded probe judged so far.
+    var messages: [(topic: String, message: StateMessage)] {
+        let alarms = alarms.withLock { $0 }
+        return configuration.probes.compactMap { probe in
+            alarms[probe.key].map { (ReefTopics.alarm(probe.key), .json(Self.payload($0, probe))) }
+        }
+    }
+
+    /// Logs and announces each change (an alarm that starts, ends, or goes stale).
+    func announce(_ changes: [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)], context: IntegrationContext) {
+        for (probe, alarm) in changes {
+            let metadata: Logger.Metadata = ["probe": "\(probe.probe)", "state": "\(alarm.state.rawValue)", "value": "\(alarm.value.map { "\($0)" } ?? "none")"]
+            if alarm.state == .ok { logger.notice("probe back within its limits", metadata: metadata) } else { logger.warning("probe alarm", metadata: metadata) }
+            context.publishEvent("probe_alarm", ["probe": .string(probe.probe), "key": .string(probe.key), "alarm": Self.payload(alarm, probe)])
+        }
+    }
+
+    static func payload(_ alarm: Alarm, _ probe: ReefGuardConfiguration.Probe) -> JSONValue {
+        [
+            "state": .string(alarm.state.rawValue), "value": alarm.value.map { .number(($0 * 100).rounded() / 100) } ?? .null,
+            "since": .string(alarm.since.iso8601), "probe": .string(probe.probe),
+            "limits": .object(probe.limits.limitsPayload.mapValues(JSONValue.number)),
+        ]
+    }
+}

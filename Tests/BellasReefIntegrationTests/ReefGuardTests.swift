@@ -1,0 +1,68 @@
+import BellasReefIntegration
+import BellasReefSimulator
+import BellasReefTestSupport
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTTTestSupport
+import Testing
+
+/// The tank's guard against probe readings that go high, low and stop.
+@Suite(.serialized) struct ReefGuardTests {
+    static let display = "000000bd3685"
+    static let guardYAML = """
+          guard:
+            - probe: Display Tank
+              low: 24
+              high: 27
+              hysteresis: 0.3
+              stale_after: 5
+
+        """
+
+    @Test func readingsThatGoHighLowAndStopRaiseTheirAlarms() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.guardYAML) { fixture, observer in
+                let ok = try await observer.latest("home/reef/alarm/display-tank") { $0["state"] == "ok" }
+                #expect(ok["limits"]?["high"] == 27)
+                let sensor = try await observer.latest("homeassistant/binary_sensor/home2mqtt_home/reef_alarm_display_tank/config")
+                #expect(sensor["device_class"] == "problem")
+
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                let high = try await observer.latest("home/reef/alarm/display-tank") { $0["state"] == "high" }
+                #expect(high["value"] == 28.4)
+                _ = try await observer.latest("home/bridge/event") { $0["type"] == "probe_alarm" && $0["data"]?["alarm"]?["state"] == "high" }
+
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 23.1 }
+                _ = try await observer.latest("home/reef/alarm/display-tank") { $0["state"] == "low" }
+
+                // The temperature service goes away: the last reading ages, and the probe goes stale.
+                try await fixture.simulator.setFault(.down, on: .temperature)
+                let stale = try await observer.latest("home/reef/alarm/display-tank", timeout: .seconds(20)) { $0["state"] == "stale" }
+                #expect(stale["value"] == .null, "a stale probe shows no value as if fresh")
+
+                try await fixture.simulator.setFault(nil, on: .temperature)
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+                _ = try await observer.latest("home/reef/alarm/display-tank", timeout: .seconds(20)) { $0["state"] == "ok" }
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("    - probe: Sump\n      low: 27\n      high: 24\n", "reef.guard[0].high"),
+        ("    - probe: Sump\n", "reef.guard[0].low"),
+        ("    - probe: Sump\n      low: 24\n      high: 25\n      hysteresis: 0.6\n", "reef.guard[0].hysteresis"),
+        ("    - probe: Sump\n      high: hot\n", "reef.guard[0].high"),
+        ("    - probe: Sump\n      high: 27\n      colour: red\n", "reef.guard[0]"),
+    ])
+    func aBadGuardStopsTheStartNamingItsKey(guardItem: String, key: String) async throws {
+        let yaml = "reef:\n  url: http://127.0.0.1:1\n  username: a\n  password: b\n  guard:\n" + guardItem
+        #expect {
+            _ = try ReefIntegrationFactory().make(
+                section: LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml)).section("reef"),
+                environment: IntegrationEnvironment(logger: testLogger("reef")))
+        } throws: { error in
+            "\(error)".contains(key)
+        }
+    }
+}
