@@ -20,6 +20,9 @@ final class ReefGuard: Sendable {
     let configuration: ReefGuardConfiguration
     private let alarms = Mutex<[String: Alarm]>([:])
     private let logger: Logger
+    /// A probe not read yet is judged only once `stale_after` has passed since this: a start is
+    /// no alarm, a probe that never answers is one.
+    private let startedAt = Date()
 
     /// How often the alarms are judged again without a new reading: a probe goes stale by the clock.
     static let recheck: Duration = .seconds(5)
@@ -37,9 +40,13 @@ final class ReefGuard: Sendable {
                 let status = snapshot.probes.values.first {
                     $0.probe.name == probe.probe || $0.key == probe.probe || $0.probe.address == probe.probe || $0.key == probe.key
                 }
+                if status?.hasBeenRead != true, now.timeIntervalSince(startedAt) <= Double(probe.limits.staleAfter.components.seconds) {
+                    continue
+                }
                 let previous = alarms[probe.key]
                 let state = probe.limits.state(
-                    value: status?.value, readAt: status?.readAt, failed: status?.error != nil, now: now, previous: previous?.state ?? .ok)
+                    value: status?.value, readAt: status?.readAt ?? startedAt, failed: status?.error != nil, now: now,
+                    previous: previous?.state ?? .ok)
                 let value = state == .stale ? nil : status?.value
                 guard previous?.state != state else {
                     alarms[probe.key]?.value = value

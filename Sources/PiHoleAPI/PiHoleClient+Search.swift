@@ -18,7 +18,6 @@ extension PiHoleClient {
             },
             total: search.results.total)
     }
-
 }
 
 extension PiHoleDomainList: Decodable {}
@@ -54,5 +53,4 @@ extension PiHoleWire {
         }
         let search: Search
     }
-
 }

@@ -1,5 +1,6 @@
 @testable import BellasReefIntegration
 import Foundation
+import Logging
 import Testing
 
 /// The alarm a reading makes: limits with hysteresis, a stale reading, a failed one.
@@ -36,5 +37,16 @@ import Testing
         let heaterWatch = ProbeGuard(low: nil, high: 28, hysteresis: 0.2, staleAfter: .seconds(60))
         #expect(heaterWatch.state(value: 10, readAt: now, failed: false, now: now, previous: .ok) == .ok)
         #expect(heaterWatch.state(value: 28.5, readAt: now, failed: false, now: now, previous: .ok) == .high)
+    }
+
+    /// A start is no alarm: a probe not read yet is judged only once `stale_after` has passed.
+    @Test func aProbeNotReadYetIsStaleOnlyAfterItsTime() {
+        let probe = ReefGuardConfiguration.Probe(
+            probe: "Display Tank", key: "display-tank", limits: ProbeGuard(low: 24, high: 27, hysteresis: 0.3, staleAfter: .seconds(60)))
+        let guardian = ReefGuard(configuration: ReefGuardConfiguration(probes: [probe]), logger: Logger(label: "test"))
+        #expect(guardian.judge(ReefSnapshot()).isEmpty)
+        #expect(guardian.messages.isEmpty)
+        let later = guardian.judge(ReefSnapshot(), now: Date().addingTimeInterval(61))
+        #expect(later.map(\.alarm.state) == [.stale])
     }
 }
