@@ -29,11 +29,11 @@ public struct AllUpstreams: Sendable {
     }
 
     /// A configuration file for the executable: `bridge` and `piHoleExtra` are added to the
-    /// `bridge:` and `pihole:` sections.
-    public func configFile(bridge: String = "", piHoleExtra: String = "") throws -> String {
+    /// `bridge:` and `pihole:` sections, `sections` (top-level ones: `scenes:`) at the end.
+    public func configFile(bridge: String = "", piHoleExtra: String = "", sections: String = "") throws -> String {
         try BridgeProcess.writeConfig(
             "mqtt:\n  port: \(broker.port)\nbridge:\n  discovery: true\n\(bridge)"
-                + PiHoleFixture.yaml(["main": piHole], extra: piHoleExtra) + unifi.yaml() + ReefFixture.yaml(reef))
+                + PiHoleFixture.yaml(["main": piHole], extra: piHoleExtra) + unifi.yaml() + ReefFixture.yaml(reef) + sections)
     }
 
     /// Waits until the bridge shows all three upstreams.

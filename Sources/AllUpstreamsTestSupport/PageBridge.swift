@@ -14,9 +14,9 @@ public struct PageBridge: Sendable {
     public let observer: Observer
     public var url: String { "http://127.0.0.1:\(port)/" }
 
-    /// Starts it with `web` as the `bridge.web` section's lines (indented by four spaces), and
-    /// waits until it serves all three upstreams.
-    public static func start(_ upstreams: AllUpstreams, web: String) async throws -> PageBridge {
+    /// Starts it with `web` as the `bridge.web` section's lines (indented by four spaces) and
+    /// `sections` as top-level ones (`scenes:`), and waits until it serves all three upstreams.
+    public static func start(_ upstreams: AllUpstreams, web: String, sections: String = "") async throws -> PageBridge {
         let (port, process) = try await LoopbackPort.withHeld { port in
             let config = try upstreams.configFile(bridge: """
                   health:
@@ -26,7 +26,7 @@ public struct PageBridge: Sendable {
                     enabled: true
                 \(web)
 
-                """)
+                """, sections: sections)
             let process = try BridgeProcess(["run", "--config", config])
             try await waitUntil("the page to listen", timeout: .seconds(30)) { LoopbackPort.accepts(port: port) }
             return (port, process)

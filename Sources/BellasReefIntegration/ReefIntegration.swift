@@ -10,11 +10,11 @@ final class ReefIntegration: Integration {
     let commandFilters = ReefTopics.commandFilters
     let hasRuntimeEntities = true
     let configuration: ReefConfiguration
-    private let services: ReefServices
+    let services: ReefServices
     private let core: ReefCorePoller
     private let probes: ReefProbePoller
     private let outlets: ReefOutletPoller
-    private let control: ReefOutletControl
+    let control: ReefOutletControl
     /// `nil` without `reef.feed`.
     private let feed: ReefFeed?
     /// `nil` without `reef.guard`.
@@ -57,10 +57,7 @@ final class ReefIntegration: Integration {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.publishChanges(context) }
             group.addTask {
-                await context.timers.run { timer in
-                    if timer.key == ReefTopics.feedTimer, let feed = self.feed { return await feed.restore(timer) }
-                    return await self.control.restore(timer)
-                }
+                await context.timers.run { await self.carryOutRestore($0, context: context) }
             }
             group.addTask { await self.loop(self.configuration.metricsInterval) { await self.core.poll() } }
             if services.contains(.temperature) {
@@ -116,6 +113,12 @@ final class ReefIntegration: Integration {
         }
     }
 
+    /// A timer's promise, or a scene's: the feed's end, or an outlet back as it was.
+    func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
+        if timer.key == ReefTopics.feedTimer, let feed { return await feed.restore(timer) }
+        return await control.restore(timer)
+    }
+
     func parse(_ request: CommandRequest) throws(CommandError) -> ReefCommand {
         try ReefCommand.parse(request)
     }
@@ -125,7 +128,7 @@ final class ReefIntegration: Integration {
         // other. Feed mode takes its turn in each lane of its outlets (and in one of its own).
         switch command {
         case .setOutlet(let target, _):
-            return [services.state.read { $0.outlet(matching: target)?.outlet.id } ?? "outlet/\(target)"]
+            return [services.state.read { ReefFeed.outlet(named: target, in: $0)?.outlet.id } ?? "outlet/\(target)"]
         case .startFeed, .cancelFeed:
             let names = configuration.feed?.outlets ?? []
             return Set(services.state.read { snapshot in names.compactMap { ReefFeed.outlet(named: $0, in: snapshot)?.outlet.id } })

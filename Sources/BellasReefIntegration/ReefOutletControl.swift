@@ -17,11 +17,11 @@ struct ReefOutletControl: Sendable {
     let poller: ReefOutletPoller
     let logger: Logger
 
-    /// The outlet a command names, by key or id; the list is read first if it never was.
+    /// The outlet a command names, by key, id or name; the list is read first if it never was.
     /// An unknown one is refused without any call for it.
     func resolve(_ target: String) async throws(CommandError) -> OutletStatus {
         if !services.state.read(\.outletsListed) { await poller.list() }
-        let (found, known) = services.state.read { ($0.outlet(matching: target), $0.knownOutletKeys) }
+        let (found, known) = services.state.read { (ReefFeed.outlet(named: target, in: $0), $0.knownOutletKeys) }
         guard let found else {
             throw CommandError("unknown outlet '\(target)' (known: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
         }

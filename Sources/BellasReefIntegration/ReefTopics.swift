@@ -8,6 +8,8 @@ public enum ReefTopics {
 
     /// `online` while at least one service of the controller answers.
     public static let availability = "availability"
+    /// The scene part (`scenes[].parts[]`) that switches an outlet.
+    public static let outletPart = "reef_outlet"
     /// Status, service name and version of each service.
     public static let health = "health"
     /// Host info and system usage of the controller.

@@ -14,7 +14,7 @@ public struct BridgeSetup {
     /// From a configuration already loaded: `home2mqtt-demo` writes its own, in memory.
     public init(configuration: LoadedConfiguration, logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) throws(ConfigError) {
         self.configuration = configuration
-        let known = Set(["mqtt", "bridge"] + integrationFactories.map(\.name))
+        let known = Set(["mqtt", "bridge", SceneTopics.configurationKey] + integrationFactories.map(\.name))
         _ = try ConfigSection(configuration.tree).allowing(known)
         var integrations: [any Integration] = []
         for factory in integrationFactories {
@@ -26,6 +26,7 @@ public struct BridgeSetup {
                 integrations.append(integration)
             }
         }
+        if let scenes = try configuration.scenes(over: integrations) { integrations.append(scenes) }
         self.integrations = integrations
     }
 }

@@ -174,7 +174,7 @@ public final class Bridge: Service {
         let context = IntegrationContext(
             topics: IntegrationTopics(bridge: topics, name: integration.name), logger: integrationLogger,
             timers: IntegrationTimers(store: timers, integration: integration.name) { events.restoreCarriedOut($0) },
-            client: client, health: health, discovery: discovery, events: events)
+            client: client, health: health, discovery: discovery, events: events, peers: { [running] in running.run(named: $0) })
         return IntegrationRun(queue: CommandQueue(
             integration: integration, context: context, responder: responder,
             timeLimit: configuration.bridge.commandTimeout, metrics: metrics))

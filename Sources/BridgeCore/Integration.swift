@@ -62,6 +62,25 @@ public protocol Integration: Sendable {
     /// upstream that does not answer is no reason to stop; polling retries it. Bounded by the
     /// integration's request timeout.
     func checkConfigurationWithUpstream() async throws(ConfigError)
+
+    /// The kinds of scene part this integration carries out: the key that names a part's target
+    /// in `scenes[].parts[]` (`pihole_group: kids`).
+    var scenePartKinds: Set<String> { get }
+
+    /// A scene's part as this integration's own timed command, lasting `until`: read from the
+    /// part's configuration item (every key beside the kind is the integration's to read), at the
+    /// start to check it and at each ON to carry it out. The scene runs it in this integration's
+    /// lanes; what the command's timers would have promised to undo goes to the scene's promise.
+    func sceneCommand(for part: ScenePart, until: Duration) throws(ConfigError) -> Command
+
+    /// Asks the upstream, once before the bridge goes online, whether a scene part's target
+    /// exists: one the upstream answers without stops the start, naming the part's key. An
+    /// upstream that does not answer is no reason to stop; the part is checked when the scene runs.
+    func checkSceneTarget(_ part: ScenePart) async throws(ConfigError)
+
+    /// Carries out a restore that a timer of this integration's (or a scene's promise) holds.
+    /// - Returns: whether it is settled (done, or never can be); `false` has it tried again later.
+    func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool
 }
 
 extension Integration {
@@ -71,6 +90,12 @@ extension Integration {
     public var hasRuntimeEntities: Bool { false }
     public func lanes(for command: Command) -> Set<String> { [""] }
     public func timeLimit(for command: Command) -> Duration? { nil }
+    public var scenePartKinds: Set<String> { [] }
+    public func sceneCommand(for part: ScenePart, until: Duration) throws(ConfigError) -> Command {
+        throw ConfigError(key: part.item.path, "\(name) has no scene parts")
+    }
+    public func checkSceneTarget(_ part: ScenePart) async throws(ConfigError) {}
+    public func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool { true }
 }
 
 extension Integration where Command == CommandRequest {

@@ -13,11 +13,14 @@ public struct IntegrationContext: Sendable {
     let discovery: DiscoveryPublisher?
     let events: BridgeEvents?
     /// What this run published, for a reload to clear.
-    let retained = RetainedTopics()
+    let retained: RetainedTopics
+    /// The integration running under a name now, for scenes; `nil` where none may be reached.
+    let peers: (@Sendable (String) -> IntegrationRun?)?
 
     init(
         topics: IntegrationTopics, logger: Logger, timers: IntegrationTimers, client: MQTTClient,
-        health: HealthRecorder, discovery: DiscoveryPublisher?, events: BridgeEvents? = nil
+        health: HealthRecorder, discovery: DiscoveryPublisher?, events: BridgeEvents? = nil,
+        peers: (@Sendable (String) -> IntegrationRun?)? = nil, retained: RetainedTopics = RetainedTopics()
     ) {
         self.topics = topics
         self.logger = logger
@@ -26,6 +29,15 @@ public struct IntegrationContext: Sendable {
         self.health = health
         self.discovery = discovery
         self.events = events
+        self.peers = peers
+        self.retained = retained
+    }
+
+    /// This context, with what timed changes promise going to a scene's `capture`.
+    func capturing(into capture: ScenePartCapture) -> IntegrationContext {
+        IntegrationContext(
+            topics: topics, logger: logger, timers: timers.capturing(into: capture), client: client, health: health,
+            discovery: discovery, events: events, peers: peers, retained: retained)
     }
 
     /// Publishes retained state below the integration's root (`""` is the root itself). The

@@ -7,8 +7,11 @@ extension TestBroker {
         .appendingPathComponent("../../broker-config/acl").standardized.path
 
     /// A broker with the household's ACL, no anonymous access, and one user per role with the
-    /// password `<role>-password`; `config` is added to its listener (TLS, say).
-    public static func withRoles(_ users: [String] = ["bridge", "homeassistant", "watch"], config: String = "") async throws -> TestBroker {
+    /// password `<role>-password`; `config` is added to its listener (TLS, say); `acl`: another
+    /// ACL file in place of the household's.
+    public static func withRoles(
+        _ users: [String] = ["bridge", "homeassistant", "watch"], config: String = "", acl: String = householdACL
+    ) async throws -> TestBroker {
         let passwd = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: passwd + ".log") }
         for (index, user) in users.enumerated() {
@@ -20,6 +23,6 @@ extension TestBroker {
                 throw TestSupportError("mosquitto_passwd failed for \(user): " + ((try? String(contentsOfFile: passwd + ".log", encoding: .utf8)) ?? ""))
             }
         }
-        return try await TestBroker(config: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(householdACL)\n" + config)
+        return try await TestBroker(config: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(acl)\n" + config)
     }
 }

@@ -156,14 +156,14 @@ extension PiHoleIntegration {
     }
 
     /// The client a command names, and the Pi-holes that have it configured.
-    private func clientHolders(_ keyOrClient: String) -> (client: String, holders: Set<String>)? {
+    func clientHolders(_ keyOrClient: String) -> (client: String, holders: Set<String>)? {
         clientRegistry.withLock { registry in
             guard let client = registry.client(for: keyOrClient) else { return nil }
             return (client, Set(registry.entries.filter { $0.client.client == client }.map(\.pihole)))
         }
     }
 
-    private func refreshClientsAndGroups() async {
+    func refreshClientsAndGroups() async {
         await withDiscardingTaskGroup { group in
             for instance in instances {
                 group.addTask { await instance.refreshDetails(self.configuration.detailSchedule, forcing: [.clients, .groups]) }

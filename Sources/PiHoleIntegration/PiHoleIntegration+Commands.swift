@@ -33,7 +33,10 @@ extension PiHoleIntegration {
         let target = command.target
         switch command {
         case .pause(let seconds, _):
-            return try await forEach(target) { try await $0.setBlocking(false, timer: seconds).payload(id: $0.id) }
+            return try await forEach(target) { instance in
+                self.promiseBlocking(of: instance, timers: context.timers)
+                return try await instance.setBlocking(false, timer: seconds).payload(id: instance.id)
+            }
         case .resume:
             return try await forEach(target) { try await $0.setBlocking(true, timer: nil).payload(id: $0.id) }
         case .setBlocking(let enabled, _):

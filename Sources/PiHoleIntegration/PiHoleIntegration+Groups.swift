@@ -52,8 +52,7 @@ extension PiHoleIntegration {
 
     /// Carries out a timed group switch's promise, whatever was changed meanwhile (the log says
     /// so). - Returns: `false` to try again later (the Pi-hole is away).
-    func restore(_ timer: PersistedTimer) async -> Bool {
-        if timer.key.hasPrefix("client/") { return await restoreClient(timer) }
+    func restoreGroup(_ timer: PersistedTimer) async -> Bool {
         guard let id = timer.restore["pihole"]?.stringValue, let name = timer.restore["group"]?.stringValue,
               let enabled = timer.restore["enabled"]?.boolValue
         else {
@@ -85,7 +84,7 @@ extension PiHoleIntegration {
     }
 
     /// The group a command names, and the Pi-holes that have it.
-    private func groupHolders(_ keyOrName: String) -> (sample: PiHoleGroupRegistry.Entry, holders: Set<String>)? {
+    func groupHolders(_ keyOrName: String) -> (sample: PiHoleGroupRegistry.Entry, holders: Set<String>)? {
         groups.withLock { registry in
             guard let name = registry.name(for: keyOrName), let sample = registry.entries.first(where: { $0.group.name == name }) else {
                 return nil

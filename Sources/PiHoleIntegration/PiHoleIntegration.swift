@@ -61,7 +61,7 @@ final class PiHoleIntegration: Integration {
             group.addTask { await self.pollBlocking() }
             group.addTask { await self.pollDetails() }
             group.addTask { await self.publishWhenAsked(context) }
-            group.addTask { await context.timers.run { timer in await self.restore(timer) } }
+            group.addTask { await context.timers.run { timer in await self.carryOutRestore(timer, context: context) } }
         }
     }
 

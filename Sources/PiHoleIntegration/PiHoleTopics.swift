@@ -4,6 +4,11 @@ public enum PiHoleTopics {
     /// The topic level below the base topic, and the configuration section.
     public static let name = "pihole"
 
+    /// Scene parts (`scenes[].parts[]`): a group on or off, a client's groups, a pause.
+    public static let groupPart = "pihole_group"
+    public static let clientPart = "pihole_client"
+    public static let pausePart = "pihole"
+
     /// Aggregate state: `""` is `base/pihole` itself.
     public static let aggregate = ""
     /// `online` when at least one Pi-hole answers.

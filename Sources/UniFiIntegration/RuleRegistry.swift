@@ -21,7 +21,7 @@ struct RuleRegistry: Sendable {
     /// The rule with this key, or this id (in any letter case).
     func find(_ keyOrID: String) -> (controller: String, key: String, rule: UniFiRule)? {
         let id = keyOrID.lowercased()
-        return rules.first { $0.key == keyOrID } ?? rules.first { $0.rule.id.lowercased() == id }
+        return rules.first { $0.key == keyOrID } ?? rules.first { $0.rule.id.lowercased() == id } ?? rules.first { $0.rule.name == keyOrID }
     }
 
     var keyList: String {

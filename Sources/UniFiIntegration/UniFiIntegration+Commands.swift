@@ -76,7 +76,7 @@ extension UniFiIntegration {
     /// A rule not known yet may be one made on the console since the last read, or the bridge has
     /// not read its consoles yet (a command the broker kept while the bridge was away arrives
     /// first thing at its start): read them now rather than refuse it.
-    private func findReadingAgainIfUnknown(_ keyOrID: String) async -> (controller: String, key: String, rule: UniFiRule)? {
+    func findReadingAgainIfUnknown(_ keyOrID: String) async -> (controller: String, key: String, rule: UniFiRule)? {
         if let found = registry.withLock({ $0.find(keyOrID) }) { return found }
         await refreshAll()
         register(await statuses())
@@ -86,7 +86,7 @@ extension UniFiIntegration {
     /// Carries out a timed command's promise. The rule is set to the state it had before even if
     /// someone changed it meanwhile (the log says so). A rule that is gone has nothing to restore.
     /// - Returns: `false` to try again later (the console is away).
-    func restore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
+    func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
         guard let controllerID = timer.restore["controller"]?.stringValue, let id = timer.restore["id"]?.stringValue,
               let kind = timer.restore["kind"]?.stringValue.flatMap(UniFiRuleKind.init(rawValue:)),
               let enabled = timer.restore["enabled"]?.boolValue

@@ -52,7 +52,7 @@ final class UniFiIntegration: Integration {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.poll() }
             group.addTask { await self.publishWhenAsked(context) }
-            group.addTask { await context.timers.run { timer in await self.restore(timer, context: context) } }
+            group.addTask { await context.timers.run { timer in await self.carryOutRestore(timer, context: context) } }
         }
     }
 

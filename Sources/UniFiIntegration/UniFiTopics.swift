@@ -6,6 +6,8 @@ public enum UniFiTopics {
 
     /// `online` when at least one controller answers.
     public static let availability = "availability"
+    /// The scene part (`scenes[].parts[]`) that switches a rule.
+    public static let rulePart = "unifi_rule"
     /// Every managed rule by key: `{"downtime-emma":{"id","name","kind","controller"},…}`.
     public static let rules = "rules"
 

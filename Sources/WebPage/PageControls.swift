@@ -1,5 +1,5 @@
 /// The commands the page's controls may send, below the base topic: pause and resume (all
-/// Pi-holes or one), group, rule and outlet switches. Anything else is refused, so that the page
+/// Pi-holes or one), group, rule, outlet and scene switches. Anything else is refused, so that the page
 /// is no way around the broker's ACL to the admin actions or the domain lists.
 enum PageControls {
     static func allows(_ topic: String) -> Bool {
@@ -7,7 +7,9 @@ enum PageControls {
         guard levels.allSatisfy(isPlainLevel) else { return false }
         switch levels.count {
         case 2: return levels[0] == "pihole" && (levels[1] == "pause" || levels[1] == "resume")
-        case 3: return levels[0] == "pihole" && (levels[2] == "pause" || levels[2] == "resume")
+        case 3:
+            return (levels[0] == "pihole" && (levels[2] == "pause" || levels[2] == "resume"))
+                || (levels[0] == "scene" && levels[2] == "set")
         case 4:
             return (levels[0] == "pihole" && levels[1] == "group" && levels[3] == "set")
                 || (levels[0] == "unifi" && levels[1] == "rule" && levels[3] == "set")

@@ -30,6 +30,7 @@ enum PageHTML {
               <section id="pihole" hidden><h2>Pi-hole</h2><div class="aggregate"></div><div class="cards"></div></section>
               <section id="unifi" hidden><h2>UniFi</h2><table><thead><tr><th>rule</th><th>kind</th><th>state</th><th>restores</th><th class="control">switch</th></tr></thead><tbody></tbody></table></section>
               <section id="reef" hidden><h2>Bella's Reef</h2><table id="probes"><thead><tr><th>probe</th><th>temperature</th><th>status</th></tr></thead><tbody></tbody></table><table id="outlets"><thead><tr><th>outlet</th><th>state</th><th>power</th><th>restores</th><th class="control">switch</th></tr></thead><tbody></tbody></table></section>
+              <section id="scenes" hidden><h2>Scenes</h2><table><thead><tr><th>scene</th><th>state</th><th>until</th><th>parts</th><th class="control">switch</th></tr></thead><tbody></tbody></table></section>
               <section id="commands"><h2>Last commands</h2><table><thead><tr><th>time</th><th>topic</th><th>payload</th><th>answer</th><th>duration</th></tr></thead><tbody></tbody></table></section>
               <section id="messages"><h2>Warnings, errors and events</h2><ul></ul></section>
             </main>

@@ -153,6 +153,14 @@ enum PageScript {
             <td>${countdown(o.restore_at, o.restore_state ?? '')}</td>
             <td class="control">${o.enabled ? switchButtons(`reef/outlet/${key}/set`, 'outlet', ['on', 'off', 'toggle']) : 'disabled'}</td></tr>`).join('');
         }
+        function renderScenes() {
+          const scenes = objects('scene/').filter(([, s]) => s.state);
+          $('#scenes').hidden = scenes.length === 0;
+          $('#scenes tbody').innerHTML = scenes.map(([key, s]) => `<tr data-scene="${esc(key)}"><td>${esc(key)}</td><td>${badge(s.state)}</td>
+            <td>${countdown(s.until, 'off')}</td>
+            <td>${(s.parts || []).map(p => `${esc(p.kind)} ${esc(p.target)}${p.status ? ` ${badge(p.status)}` : ''}`).join('<br>')}</td>
+            <td class="control">${switchButtons(`scene/${key}/set`, 'scene', ['on', 'off'])}</td></tr>`).join('');
+        }
         function renderCommands() {
           $('#commands tbody').innerHTML = model.commands.slice().reverse().map(c => `<tr><td>${esc(new Date(c.time).toLocaleTimeString())}</td>
             <td>${esc(c.topic)}${c.from_page ? ' <small>(page)</small>' : ''}</td><td class="answer">${esc(c.payload)}</td>
@@ -178,7 +186,7 @@ enum PageScript {
             // What was typed in a "for" field survives the re-render, and so does its focus.
             const typed = new Map([...document.querySelectorAll('input.for')].filter(i => i.value).map(i => [i.dataset.topic, i.value]));
             const focused = document.activeElement?.matches('input.for') ? document.activeElement.dataset.topic : null;
-            renderBridge(); renderUpstreams(); renderPiholes(); renderUniFi(); renderReef(); renderCommands(); renderMessages(); tick();
+            renderBridge(); renderUpstreams(); renderPiholes(); renderUniFi(); renderReef(); renderScenes(); renderCommands(); renderMessages(); tick();
             for (const input of document.querySelectorAll('input.for')) {
               if (typed.has(input.dataset.topic)) input.value = typed.get(input.dataset.topic);
               if (input.dataset.topic === focused) input.focus();
@@ -192,7 +200,8 @@ enum PageScript {
           const value = button.dataset.value;
           const seconds = parseInt(button.parentElement.querySelector('input.for')?.value || '', 10);
           if (!(seconds > 0)) return value.toUpperCase();
-          if (button.dataset.kind === 'outlet') return JSON.stringify({ state: value, for: seconds });
+          if (button.dataset.kind === 'outlet' || (button.dataset.kind === 'scene' && value === 'on')) return JSON.stringify({ state: value, for: seconds });
+          if (button.dataset.kind === 'scene') return 'OFF';
           return JSON.stringify({ enabled: value === 'on', for: seconds });
         }
         async function send(topic, payload) {

@@ -71,6 +71,9 @@ struct DemoAnnouncer: Service {
             "Or open the bridge's page (its controls' password: \(DemoPage.password)):",
             "  \(page.url)",
         ] + upstreams.flatMap { $0.banner(broker: broker) } + [
+            "A scene (scenes: in the configuration): the tablet's internet rule on and the tablet in Strict, for an hour, then each back as it was:",
+            "  mosquitto_pub \(address) -t \(DemoConfiguration.baseTopic)/scene/bedtime/set -m '{\"state\":\"on\",\"for\":3600}'",
+            "  home2mqtt scene Bedtime on --for 1h --port \(broker.port)    home2mqtt scene Bedtime off --port \(broker.port)",
             "Ctrl-C stops the demo and everything it started.",
             "",
         ]).joined(separator: "\n")

@@ -36,8 +36,21 @@ enum DemoConfiguration {
             controls: true
             password: \(DemoPage.password)
 
-        """ + upstreams.map(\.configurationYAML).joined()
+        """ + upstreams.map(\.configurationYAML).joined() + scenes
     }
+
+    /// A scene across two of the simulators: the tablet's internet rule on and the tablet in the
+    /// Strict group, together, for a while.
+    static let scenes = """
+        scenes:
+          - name: Bedtime
+            parts:
+              - unifi_rule: Downtime tablet
+                enabled: true
+              - pihole_client: 192.168.1.20
+                groups: [Strict]
+
+        """
 
     static func load(_ yaml: String) throws(ConfigError) -> LoadedConfiguration {
         try LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml))

@@ -14,7 +14,7 @@ struct Home2MQTT: AsyncParsableCommand {
             RunCommand.self, CheckConfigCommand.self, HealthcheckCommand.self, FingerprintCommand.self,
             StatusCommand.self, PauseCommand.self, ResumeCommand.self, AllowCommand.self, DenyCommand.self,
             BlockedCommand.self, WhyCommand.self, RulesCommand.self, RuleSwitchCommand.self, GuestVoucherCommand.self,
-            OutletCommand.self, FeedCommand.self,
+            OutletCommand.self, FeedCommand.self, SceneSwitchCommand.self,
         ]
     )
 }

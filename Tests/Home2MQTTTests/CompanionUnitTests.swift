@@ -46,6 +46,24 @@ import Testing
         ])
     }
 
+    @Test func sceneMapsNameActionAndDuration() throws {
+        #expect(try SceneSwitchCommand.parse(["Quiet evening", "on"]).command(topics) == BridgeCommand(topic: "home/scene/quiet-evening/set", payload: "ON"))
+        #expect(try SceneSwitchCommand.parse(["quiet-evening", "off"]).command(topics) == BridgeCommand(topic: "home/scene/quiet-evening/set", payload: "OFF"))
+        let timed = try SceneSwitchCommand.parse(["quiet-evening", "on", "--for", "1h"]).command(topics)
+        #expect(JSONValue.parse(Array(timed.payload.utf8)) == ["state": "on", "for": 3600])
+        #expect(throws: (any Error).self) { try SceneSwitchCommand.parse(["quiet-evening", "off", "--for", "1h"]) }
+        #expect(throws: (any Error).self) { try SceneSwitchCommand.parse(["a/b", "on"]) }
+        let utc = TimeZone(identifier: "UTC")!
+        let now = try Date("2026-11-23T14:03:12Z", strategy: .iso8601)
+        let answer: JSONValue = [
+            "state": "on", "until": "2026-11-23T15:03:12Z",
+            "parts": [["kind": "unifi_rule", "target": "Downtime Emma", "status": "ok"], ["kind": "pihole_group", "target": "kids", "status": "error", "error": "timed out"]],
+        ]
+        #expect(try SceneSwitchCommand.parse(["Quiet evening", "on"]).describe(answer, timeZone: utc, now: now) == [
+            "Quiet evening is on until 15:03:12", "  unifi_rule Downtime Emma: ok", "  pihole_group kids: timed out",
+        ])
+    }
+
     @Test func resumeMapsTheInstance() throws {
         #expect(try ResumeCommand.parse([]).command(topics) == BridgeCommand(topic: "home/pihole/resume", payload: ""))
         #expect(try ResumeCommand.parse(["--pihole", "backup"]).command(topics) == BridgeCommand(topic: "home/pihole/backup/resume", payload: ""))

@@ -22,6 +22,14 @@ import Testing
         // The UniFi console simulator, over HTTPS with its certificate pinned, as the banner says.
         #expect(demo.stdout.contains("-t home/unifi/rule/downtime-emma/set -m '{\"enabled\":true,\"for\":60}'"))
         _ = try await observer.latest("home/unifi/rule/downtime-tablet", timeout: .seconds(20)) { $0["enabled"] == false }
+        // A scene across UniFi and the Pi-holes, as the banner shows, and its end.
+        #expect(demo.stdout.contains("-t home/scene/bedtime/set -m '{\"state\":\"on\",\"for\":3600}'"))
+        #expect(demo.stdout.contains("home2mqtt scene Bedtime on --for 1h --port \(port)"))
+        let bedtime = try await observer.command("home/scene/bedtime/set", #"{"state":"on","for":3600}"#)
+        #expect(bedtime["status"] == "ok", "\(bedtime)")
+        _ = try await observer.latest("home/unifi/rule/downtime-tablet") { $0["enabled"] == true }
+        #expect(try await observer.command("home/scene/bedtime/set", "OFF")["status"] == "ok")
+        _ = try await observer.latest("home/unifi/rule/downtime-tablet") { $0["enabled"] == false }
         let downtime = try await observer.command("home/unifi/rule/downtime-tablet/set", "ON")
         #expect(downtime["data"]?["enabled"] == true, "\(downtime)")
         // A guest voucher, made as the banner shows.

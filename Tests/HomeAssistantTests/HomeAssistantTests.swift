@@ -13,7 +13,7 @@ struct HomeAssistantTests {
     /// The command topics of the switches the tests turn, rename or take away.
     static let switchesUsed = [
         "home/reef/outlet/heater/set", "home/reef/outlet/skimmer/set", "home/unifi/rule/downtime-emma/set",
-        "home/unifi/rule/downtime-leo/set", "home/pihole/main/group/kids/set",
+        "home/unifi/rule/downtime-leo/set", "home/pihole/main/group/kids/set", "home/scene/bedtime/set",
     ]
 
     @Test func everyEntityTheBridgeDeclaresIsRegisteredWithoutAWarning() async throws {
@@ -60,6 +60,19 @@ struct HomeAssistantTests {
         try await world.turn(rule, on: !ruleWasEnabled)
         try await waitUntil("the UniFi simulator's rule to be \(ruleWasEnabled ? "disabled" : "enabled")", timeout: .seconds(20)) {
             simulator.rule(.aclRules, id: emma)?["enabled"]?.boolValue == !ruleWasEnabled
+        }
+
+        // A scene's switch: every part on, and off again, from Home Assistant.
+        let scene = try await world.entityID(commandTopic: "home/scene/bedtime/set")
+        let tablet = UniFiSimulatorFixtures.downtimeTabletID
+        try await world.turn(scene, on: true)
+        try await waitUntil("the scene to enable the tablet's rule", timeout: .seconds(20)) {
+            simulator.rule(.aclRules, id: tablet)?["enabled"]?.boolValue == true
+        }
+        _ = try await world.observer.latest("home/scene/bedtime") { $0["state"] == "on" }
+        try await world.turn(scene, on: false)
+        try await waitUntil("the scene's end to disable it again", timeout: .seconds(20)) {
+            simulator.rule(.aclRules, id: tablet)?["enabled"]?.boolValue == false
         }
         let problems = try await world.homeAssistant.mqttProblems(since: since)
         #expect(problems.isEmpty, "Home Assistant logged:\n\(problems.joined(separator: "\n"))")

@@ -51,7 +51,9 @@ final class HomeAssistantWorld: Sendable {
                 let started = Date()
                 let homeAssistant = try await HomeAssistant(port: port)
                 // Groups are read every 5 s, not every minute: the removal test waits for one to go.
-                let configFile = try upstreams.configFile(piHoleExtra: "  stats_interval: 5\n")
+                // A scene: its switch and "until" sensor are entities like the others.
+                let scene = "scenes:\n  - name: Bedtime\n    parts:\n      - unifi_rule: Downtime tablet\n        enabled: true\n"
+                let configFile = try upstreams.configFile(piHoleExtra: "  stats_interval: 5\n", sections: scene)
                 let bridge = try BridgeProcess(["run", "--config", configFile])
                 defer {
                     bridge.child.terminate(signal: SIGKILL)

@@ -17,11 +17,13 @@ import WebDriverTestSupport
 
     /// Everything the test needs at once: the simulators, the bridge with its page, a browser.
     static func withPage(
-        web: String = "    controls: true\n    password: \(password)",
+        web: String = "    controls: true\n    password: \(password)", sections: String = "",
+        prepare: (AllUpstreams) -> Void = { _ in },
         _ body: (AllUpstreams, PageBridge, WebDriver) async throws -> Void
     ) async throws {
         try await AllUpstreams.run { upstreams in
-            let page = try await PageBridge.start(upstreams, web: web)
+            prepare(upstreams)
+            let page = try await PageBridge.start(upstreams, web: web, sections: sections)
             let browser = try await WebDriver.start(height: 2000)
             do {
                 try await body(upstreams, page, browser)
@@ -119,6 +121,32 @@ import WebDriverTestSupport
                 """)
             #expect(upstreams.unifi.simulator.putBodies().last?["enabled"] == true)
             try await Self.screenshot(browser, "page-controls")
+        }
+    }
+
+    @Test func aSceneFromThePageAppliesEveryPartAndItsOffPutsThemBack() async throws {
+        let scene = "scenes:\n  - name: Bedtime\n    parts:\n      - unifi_rule: Downtime tablet\n        enabled: true\n"
+            + "      - pihole_group: kids\n        enabled: false\n"
+        // The group is there before the bridge starts: a part's target is checked then.
+        try await Self.withPage(sections: scene, prepare: { _ = $0.piHole.addGroup(name: "kids") }) { upstreams, page, browser in
+            try await browser.navigate(page.url)
+            try await browser.type(Self.password, into: "#password")
+            try await browser.click("#login button")
+            try await browser.waitFor("the controls", "return document.body.classList.contains('controls-ready')")
+            try await browser.waitFor("the scene", #"return !!document.querySelector('#scenes tr[data-scene="bedtime"]')"#)
+            try await browser.type("3600", into: #"tr[data-scene="bedtime"] input.for"#)
+            try await browser.click(#"tr[data-scene="bedtime"] button[data-value="on"]"#)
+            try await browser.waitFor("the scene's end", """
+                return /off in (59 min|1 h 0 min)/.test(document.querySelector('tr[data-scene="bedtime"] .countdown')?.textContent)
+                """)
+            #expect(upstreams.piHole.group(named: "kids")?.enabled == false)
+            #expect(upstreams.unifi.simulator.putBodies().last?["enabled"] == true)
+            try await browser.click(#"tr[data-scene="bedtime"] button[data-value="off"]"#)
+            try await browser.waitFor("the scene off", """
+                return document.querySelector('tr[data-scene="bedtime"] .badge')?.textContent === 'off'
+                """)
+            #expect(upstreams.piHole.group(named: "kids")?.enabled == true)
+            #expect(upstreams.unifi.simulator.putBodies().last?["enabled"] == false)
         }
     }
 

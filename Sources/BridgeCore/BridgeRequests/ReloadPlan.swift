@@ -19,7 +19,7 @@ struct ReloadPlan: Equatable, Sendable {
         for name in wanted {
             if !running.contains(name) {
                 added.append(name)
-            } else if old.member(name) != new.member(name) {
+            } else if old.member(Self.section(of: name)) != new.member(Self.section(of: name)) {
                 changed.append(name)
             } else {
                 unchanged.append(name)
@@ -33,6 +33,11 @@ struct ReloadPlan: Equatable, Sendable {
     }
 
     init() {}
+
+    /// The configuration section an integration is read from: its name, but `scenes:` for `scene`.
+    static func section(of integration: String) -> String {
+        integration == SceneTopics.name ? SceneTopics.configurationKey : integration
+    }
 
     var payload: JSONValue {
         [

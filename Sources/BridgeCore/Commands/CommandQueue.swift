@@ -8,9 +8,11 @@ import Synchronization
 final class CommandQueue: Sendable {
     /// `expiresAt`: when the command's MQTT 5 message expiry (the remaining interval the broker
     /// gave at delivery) runs out, if it has one.
+    /// `reply`: where a command the bridge gave itself (`perform`) is answered, in place of MQTT.
     private typealias Pending = (
-        command: CommandRequest, prepared: PreparedCommand, message: MQTTMessage, expiresAt: ContinuousClock.Instant?
+        transaction: JSONValue?, prepared: PreparedCommand, message: MQTTMessage, expiresAt: ContinuousClock.Instant?, reply: Reply?
     )
+    typealias Reply = CheckedContinuation<CommandResponse, Never>
     private typealias Start = (ticket: CommandLanes<Pending>.Ticket, pending: Pending)
 
     let integration: any Integration
@@ -33,7 +35,7 @@ final class CommandQueue: Sendable {
     /// stop what runs (the bridge is shutting down).
     private enum Work: Sendable {
         case start(Start)
-        case answer(MQTTMessage, CommandResponse)
+        case answer(MQTTMessage, CommandResponse, Reply?)
         case close
     }
     private let work: AsyncStream<Work>
@@ -79,12 +81,31 @@ final class CommandQueue: Sendable {
         counters(of: message).received.increment()
         let prepared = parsed.flatMap { command in
             do throws(CommandError) {
-                return .success((command, try integration.prepare(command)))
+                return .success(try integration.prepare(command))
             } catch {
                 return .failure(error)
             }
         }
         let transaction = (try? parsed.get())?.transaction
+        let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
+        admit(message, prepared.map { ($0, expiresAt) }, transaction: transaction, reply: nil)
+    }
+
+    /// Carries out `prepared` as a command of this integration's, in its lanes and with its time
+    /// limit, and returns the answer an MQTT client would get. `topic` names it in the log and the
+    /// metrics: a scene's part (`scene/<key>`), say.
+    func perform(_ prepared: PreparedCommand, topic: String) async -> CommandResponse {
+        let message = MQTTMessage(topic: context.topics.topic(topic), payload: [], qos: .atLeastOnce, retain: false)
+        counters(of: message).received.increment()
+        return await withCheckedContinuation { reply in
+            admit(message, .success((prepared, nil)), transaction: nil, reply: reply)
+        }
+    }
+
+    private func admit(
+        _ message: MQTTMessage, _ prepared: Result<(PreparedCommand, ContinuousClock.Instant?), CommandError>, transaction: JSONValue?,
+        reply: Reply?
+    ) {
         let refusedAfterClose: CommandResponse? = intake.withLock { intake in
             guard !intake.isClosed else {
                 return CommandResponse(result: .failure(intake.refusal), transaction: transaction)
@@ -92,10 +113,9 @@ final class CommandQueue: Sendable {
             switch prepared {
             case .failure(let error):
                 logFailure(of: message, error)
-                workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: transaction)))
-            case .success(let (command, prepared)):
-                let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
-                let pending: Pending = (command, prepared, message, expiresAt)
+                workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: transaction), reply))
+            case .success(let (prepared, expiresAt)):
+                let pending: Pending = (transaction, prepared, message, expiresAt, reply)
                 switch intake.lanes.admit(pending, lanes: prepared.lanes) {
                 case .start(let ticket):
                     workContinuation.yield(.start((ticket, pending)))
@@ -103,12 +123,12 @@ final class CommandQueue: Sendable {
                     break
                 case .refused:
                     let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
-                    workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: transaction)))
+                    workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: transaction), reply))
                 }
             }
             return nil
         }
-        if let refusedAfterClose { answer(message, refusedAfterClose) }
+        if let refusedAfterClose { answer(message, refusedAfterClose, reply: reply) }
     }
 
     /// The bridge is shutting down (or the integration is reloaded): the commands running now are
@@ -123,9 +143,10 @@ final class CommandQueue: Sendable {
         }
     }
 
-    private func answer(_ message: MQTTMessage, _ response: CommandResponse) {
+    private func answer(_ message: MQTTMessage, _ response: CommandResponse, reply: Reply?) {
         let answered = counters(of: message)
         if case .success = response.result { answered.succeeded.increment() } else { answered.failed.increment() }
+        if let reply { return reply.resume(returning: response) }
         responder.respond(to: message, with: response)
     }
 
@@ -151,8 +172,8 @@ final class CommandQueue: Sendable {
                 switch item {
                 case .start(let first):
                     group.addTask { await self.carryOut(startingWith: first) }
-                case .answer(let message, let response):
-                    answer(message, response)
+                case .answer(let message, let response, let reply):
+                    answer(message, response, reply: reply)
                 case .close:
                     // What runs is cancelled; what starts from here on starts cancelled and is refused.
                     group.cancelAll()
@@ -177,7 +198,7 @@ final class CommandQueue: Sendable {
             // The next command of its lane starts once this answer is queued, not acknowledged:
             // a lane's answers still go out in order (the client sends in the order queued), and
             // the lane does not wait a broker round trip per command.
-            answer(pending.message, response)
+            answer(pending.message, response, reply: pending.reply)
             if let first = starting.first { next.insert(first, at: 0) }
         }
     }
@@ -191,15 +212,15 @@ final class CommandQueue: Sendable {
     /// Runs a command whose turn has come, unless the bridge is shutting down or the command's
     /// message expiry passed while it waited: then it is refused, not started upstream.
     private func outcome(of pending: Pending) async -> CommandResponse {
-        let (command, prepared, message, expiresAt) = pending
+        let (transaction, prepared, message, expiresAt, _) = pending
         if Task.isCancelled {
-            return CommandResponse(result: .failure(intake.withLock(\.refusal)), transaction: command.transaction)
+            return CommandResponse(result: .failure(intake.withLock(\.refusal)), transaction: transaction)
         }
         if let expiresAt, expiresAt <= .now {
             context.logger.warning("command dropped: its message expiry passed while it waited", metadata: [
                 "topic": "\(message.topic)", "expiry": "\(message.properties.messageExpiryInterval ?? 0) s",
             ])
-            return CommandResponse(result: .failure(Self.expired), transaction: command.transaction)
+            return CommandResponse(result: .failure(Self.expired), transaction: transaction)
         }
         let context = context
         let limit = prepared.timeLimit ?? timeLimit
@@ -210,7 +231,7 @@ final class CommandQueue: Sendable {
         case .cancelled: .failure(intake.withLock(\.refusal))
         }
         if case .failure(let error) = result { logFailure(of: message, error) }
-        return CommandResponse(result: result, transaction: command.transaction)
+        return CommandResponse(result: result, transaction: transaction)
     }
 
     private func logFailure(of message: MQTTMessage, _ error: CommandError) {

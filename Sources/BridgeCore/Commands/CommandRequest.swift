@@ -73,9 +73,12 @@ public struct CommandRequest: Sendable {
 /// Why a command failed, in words for the person who sent it.
 public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
+    /// What was done nonetheless, for the answer's `data`: a scene's parts, some of them applied.
+    public let data: JSONValue?
 
-    public init(_ message: String) {
+    public init(_ message: String, data: JSONValue? = nil) {
         self.message = message
+        self.data = data
     }
 
     public var description: String { message }

@@ -2,7 +2,8 @@ import MQTT
 
 /// The one answer every command gets.
 ///
-/// `{"status":"ok","data":{…},"transaction":…}` or `{"status":"error","error":"…","transaction":…}`,
+/// `{"status":"ok","data":{…},"transaction":…}` or `{"status":"error","error":"…","transaction":…}`
+/// (with `data` when the error carries what was done nonetheless),
 /// on the command's MQTT 5 response topic (with its correlation data) or on `<command topic>/response`.
 public struct CommandResponse: Sendable, Equatable {
     public let result: Result<JSONValue?, CommandError>
@@ -22,6 +23,7 @@ public struct CommandResponse: Sendable, Equatable {
         case .failure(let error):
             object["status"] = "error"
             object["error"] = .string(error.message)
+            if let data = error.data { object["data"] = data }
         }
         if let transaction { object["transaction"] = transaction }
         return .object(object)

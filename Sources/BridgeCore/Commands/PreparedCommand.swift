@@ -11,10 +11,18 @@ extension Integration {
     /// Parses `request` once and binds the parsed command to the integration's `lanes`,
     /// `timeLimit` and `handle`: the queue holds integrations of every kind behind one type.
     func prepare(_ request: CommandRequest) throws(CommandError) -> PreparedCommand {
-        let command = try parse(request)
-        return PreparedCommand(lanes: lanes(for: command), timeLimit: timeLimit(for: command)) { context in
+        bind(try parse(request), capture: nil)
+    }
+
+    /// A scene's part, ready for this integration's queue: what it promises goes to `capture`.
+    func prepareScenePart(_ part: ScenePart, until: Duration, capture: ScenePartCapture) throws(ConfigError) -> PreparedCommand {
+        bind(try sceneCommand(for: part, until: until), capture: capture)
+    }
+
+    private func bind(_ command: Command, capture: ScenePartCapture?) -> PreparedCommand {
+        PreparedCommand(lanes: lanes(for: command), timeLimit: timeLimit(for: command)) { context in
             do throws(CommandError) {
-                return .success(try await handle(command, context: context))
+                return .success(try await handle(command, context: capture.map(context.capturing) ?? context))
             } catch {
                 return .failure(error)
             }

@@ -19,6 +19,10 @@ final class RunningIntegrations: Sendable {
 
     var all: [IntegrationRun] { state.withLock { $0.runs } }
 
+    func run(named name: String) -> IntegrationRun? {
+        state.withLock { $0.runs.first { $0.name == name } }
+    }
+
     func queue(accepting topic: String) -> CommandQueue? {
         state.withLock { $0.runs.first { $0.queue.accepts(topic) }?.queue }
     }

@@ -13,21 +13,35 @@ public struct IntegrationTimers: Sendable {
     let integration: String
     /// Told of every restore carried out (for `bridge/event`).
     let carriedOut: (@Sendable (PersistedTimer) -> Void)?
+    /// Set while a scene's part runs: what it promises to undo goes to the scene's one promise,
+    /// not to timers of its own.
+    let capture: ScenePartCapture?
 
     public init(store: TimerStore, integration: String) {
         self.init(store: store, integration: integration, carriedOut: nil)
     }
 
-    init(store: TimerStore, integration: String, carriedOut: (@Sendable (PersistedTimer) -> Void)?) {
+    init(store: TimerStore, integration: String, carriedOut: (@Sendable (PersistedTimer) -> Void)?, capture: ScenePartCapture? = nil) {
         self.store = store
         self.integration = integration
         self.carriedOut = carriedOut
+        self.capture = capture
+    }
+
+    /// These timers, with what a timed change promises going to `capture`.
+    func capturing(into capture: ScenePartCapture) -> IntegrationTimers {
+        IntegrationTimers(store: store, integration: integration, carriedOut: carriedOut, capture: capture)
     }
 
     /// Promises to carry out `restore` for `key` after `delay`, replacing any earlier promise for
     /// the same key. - Returns: the replaced timer, if any.
     @discardableResult
     public func set(key: String, restore: JSONValue, after delay: Duration) async throws(CommandError) -> PersistedTimer? {
+        if let capture {
+            capture.record(key: key, restore: restore)
+            // The scene keeps the promise now, including one a timed command made before it.
+            return try await cancel(key: key)
+        }
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         // The file keeps whole seconds: the due time is rounded up to one, so that reading it back
         // after a restart never brings the restore forward.
@@ -52,7 +66,21 @@ public struct IntegrationTimers: Sendable {
     }
 
     public func pending(key: String) -> PersistedTimer? {
-        store.pending(integration: integration).first { $0.key == key }
+        if let capture, let restore = capture.restore(key: key) {
+            return PersistedTimer(integration: integration, key: key, restore: restore, dueAt: capture.dueAt)
+        }
+        return store.pending(integration: integration).first { $0.key == key }
+    }
+
+    /// Drops `timer` once carried out, unless a newer promise replaced it meanwhile.
+    func complete(_ timer: PersistedTimer) async {
+        _ = try? await store.complete(timer)
+    }
+
+    /// For a change whose end the upstream itself keeps (a Pi-hole's pause): when a scene carries
+    /// it out, the scene promises `restore` too, for its OFF; otherwise nothing is kept.
+    public func promiseToScene(key: String, restore: JSONValue) {
+        capture?.record(key: key, restore: restore)
     }
 
     public var pending: [PersistedTimer] {

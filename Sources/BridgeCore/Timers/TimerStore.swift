@@ -79,6 +79,11 @@ public final class TimerStore: Sendable {
         return removed
     }
 
+    /// Removes `timer` if it is still the one set for its key. - Returns: whether it was.
+    func complete(_ timer: PersistedTimer) async throws -> Bool {
+        try await change(timer.id) { $0.complete(timer) }
+    }
+
     func pending(integration: String) -> [PersistedTimer] {
         schedule.withLock { $0.pending(integration: integration) }
     }
@@ -90,13 +95,14 @@ public final class TimerStore: Sendable {
         while !Task.isCancelled {
             for timer in schedule.withLock({ $0.due(integration: integration, now: .now) }) {
                 if await fire(timer) {
-                    _ = try? await change(timer.id) { $0.complete(timer) }
+                    _ = try? await complete(timer)
                 } else {
                     schedule.withLock { $0.retry(timer, after: retryDelay, now: .now) }
                 }
             }
             let next = schedule.withLock { $0.nextDeadline(integration: integration) }
-            await wakeup.wait(atMost: next.map { max(.zero, $0 - .now) } ?? .seconds(3600))
+            // At most an hour: a scene on until OFF is due in the year 9999, past what a timer can wait.
+            await wakeup.wait(atMost: min(.seconds(3600), next.map { max(.zero, $0 - .now) } ?? .seconds(3600)))
         }
     }
 
