@@ -17,6 +17,15 @@ import Testing
         #expect(plan.notApplied == [])
     }
 
+    /// The scenes run as the integration `scene`, read from `scenes:`: a change there restarts them.
+    @Test func scenesAreChangedByTheirOwnSection() throws {
+        let old = try Self.tree("pihole:\n  poll_interval: 5\nscenes:\n  - name: A\n")
+        let new = try Self.tree("pihole:\n  poll_interval: 5\nscenes:\n  - name: B\n")
+        let plan = ReloadPlan(from: old, to: new, running: ["pihole", "scene"], wanted: ["pihole", "scene"], started: old)
+        #expect(plan.changed == ["scene"])
+        #expect(plan.unchanged == ["pihole"])
+    }
+
     /// Against the configuration at start: a key changed and changed back is no longer waiting.
     @Test func bridgeKeysOtherThanTheLogSettingsWaitForARestart() throws {
         let started = try Self.tree("mqtt:\n  host: a\nbridge:\n  log_level: info\n  health:\n    port: 1\n")

@@ -225,7 +225,7 @@ final class SceneIntegration: Integration {
         let promise = ScenePromise(timer)
         return [
             "state": promise.ending ? "ending" : "on",
-            "until": timer.dueAt >= ScenePromise.untilTurnedOff || promise.ending ? .null : .string(timer.dueAt.iso8601),
+            "until": ScenePromise.lastsUntilOff(timer.dueAt) || promise.ending ? .null : .string(timer.dueAt.iso8601),
             "parts": .array(promise.parts),
         ]
     }

@@ -23,6 +23,11 @@ struct ScenePromise: Sendable, Equatable {
     /// The due time of a scene turned on with no time: it lasts until OFF.
     static let untilTurnedOff = Date(timeIntervalSince1970: 253_402_300_799)
 
+    /// Whether a promise due at `dueAt` was made to last until OFF: no timed ON reaches that far.
+    static func lastsUntilOff(_ dueAt: Date) -> Bool {
+        dueAt.timeIntervalSinceNow > 2 * Double(TimedCommand.maximum.components.seconds)
+    }
+
     init(restores: [Restore], parts: [JSONValue], ending: Bool = false) {
         self.restores = restores
         self.parts = parts
