@@ -15,6 +15,7 @@ enum CommandFuzz {
         PiHoleIntegrationFuzzing.parseCommand(request)
         ReefIntegrationFuzzing.parseCommand(request)
         UniFiIntegrationFuzzing.parseCommand(request)
+        SceneFuzzing.parseCommand(request)
         _ = try? SwitchCommand.parse(request.payload, command: "group/<name>/set", flags: ["force"])
     }
 }
