@@ -19,6 +19,8 @@ final class ReefIntegration: Integration {
     private let feed: ReefFeed?
     /// `nil` without `reef.guard`.
     private let probeGuard: ReefGuard?
+    /// `reef.interlocks`; with none configured, it still ends the holds a removed one left.
+    private let interlocks: ReefInterlocks
     /// What went out last: only changes are published, and things that went away are cleared.
     private let published = Mutex(ChangedState())
     /// The runtime entities, built and set only when the outlets and probes they are made of change.
@@ -38,6 +40,7 @@ final class ReefIntegration: Integration {
         let services = services, control = control
         feed = configuration.feed.map { ReefFeed(configuration: $0, services: services, control: control, logger: logger) }
         probeGuard = configuration.probeGuard.map { ReefGuard(configuration: $0, logger: logger) }
+        interlocks = ReefInterlocks(configuration: configuration.interlocks, services: services, control: control, logger: logger)
     }
 
     let configurationHints = [
@@ -49,16 +52,19 @@ final class ReefIntegration: Integration {
     func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity] {
         ReefDiscovery(
             topics: topics, services: configuration.services, hasFeed: configuration.feed != nil,
-            guarded: configuration.probeGuard?.probes ?? []).configured
+            guarded: configuration.probeGuard?.probes ?? [], interlocks: configuration.interlocks).configured
     }
 
     func run(context: IntegrationContext) async {
         let services = configuration.services
+        interlocks.resume(pending: context.timers.pending)
         await withDiscardingTaskGroup { group in
             group.addTask { await self.publishChanges(context) }
+            if !configuration.interlocks.isEmpty { group.addTask { await self.interlocks.run(context) } }
             group.addTask {
                 await context.timers.run { timer in
                     if timer.key == ReefTopics.feedTimer, let feed = self.feed { return await feed.restore(timer) }
+                    if ReefTopics.interlockKey(ofTimer: timer.key) != nil { return await self.interlocks.release(timer, context: context) }
                     return await self.control.restore(timer)
                 }
             }
@@ -91,21 +97,22 @@ final class ReefIntegration: Integration {
     private func publishChanges(_ context: IntegrationContext) async {
         let discovery = ReefDiscovery(
             topics: context.topics, services: configuration.services, hasFeed: configuration.feed != nil,
-            guarded: configuration.probeGuard?.probes ?? [])
+            guarded: configuration.probeGuard?.probes ?? [], interlocks: configuration.interlocks)
         published.withLock { $0 = ChangedState(inheritingFrom: context) }
         while !Task.isCancelled {
             let pending = context.timers.pending
-            let (payloads, things, alarmChanges) = services.state.read { snapshot in
+            let (payloads, things, alarmChanges, rearmed) = services.state.read { snapshot in
                 (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending, feed: configuration.feed),
                  snapshot.everyListRead(of: configuration.services) ? ReefDiscovery.Things(snapshot) : nil,
-                 probeGuard?.judge(snapshot) ?? [])
+                 probeGuard?.judge(snapshot) ?? [], interlocks.judge(snapshot))
             }
             if let probeGuard { probeGuard.announce(alarmChanges, context: context) }
+            interlocks.announceRearmed(rearmed)
             // Entities first: one whose thing went away leaves Home Assistant before its state is cleared.
             if let things, let entities = runtimeEntities.entities(of: things, discovery.runtime) {
                 await context.setRuntimeEntities(entities)
             }
-            let messages = payloads.messages + (probeGuard?.messages ?? [])
+            let messages = payloads.messages + (probeGuard?.messages ?? []) + interlocks.messages(pending: pending)
             for (topic, message) in published.withLock({ $0.changes(replacingAll: messages) }) {
                 await context.publish(topic, message)
             }
@@ -138,7 +145,8 @@ final class ReefIntegration: Integration {
     func handle(_ command: ReefCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
         switch command {
         case .setOutlet(let target, let change):
-            return try await control.perform(change, on: target, timers: context.timers)
+            let answer = try await control.perform(change, on: target, timers: context.timers)
+            return await interlocks.overriding(answer, target: target, context: context)
         case .refresh:
             return await refresh(context)
         case .startFeed(let duration):

@@ -73,6 +73,12 @@ struct ReefSnapshot: Sendable {
     }
 
     var knownOutletKeys: [String] { outlets.values.map(\.key).sorted() }
+
+    /// A configured probe: by its name, its key, its hardware address, or its name made a key.
+    func probe(named name: String) -> ProbeStatus? {
+        let key = TopicKey.slug(name, fallback: name)
+        return probes.values.first { $0.probe.name == name || $0.key == name || $0.probe.address == name || $0.key == key }
+    }
 }
 
 /// An outlet's or probe's status, made from the controller's listing and kept across lists.
