@@ -65,7 +65,7 @@ final class ReefIntegration: Integration {
                 await context.timers.run { timer in
                     if timer.key == ReefTopics.feedTimer, let feed = self.feed { return await feed.restore(timer) }
                     if ReefTopics.interlockKey(ofTimer: timer.key) != nil { return await self.interlocks.release(timer, context: context) }
-                    return await self.control.restore(timer)
+                    return await self.interlocks.restoring(timer, timers: context.timers) { await self.control.restore(timer) }
                 }
             }
             group.addTask { await self.loop(self.configuration.metricsInterval) { await self.core.poll() } }
@@ -145,8 +145,9 @@ final class ReefIntegration: Integration {
     func handle(_ command: ReefCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
         switch command {
         case .setOutlet(let target, let change):
-            let answer = try await control.perform(change, on: target, timers: context.timers)
-            return await interlocks.overriding(answer, target: target, context: context)
+            return try await interlocks.command(on: target, context: context) { () async throws(CommandError) in
+                try await control.perform(change, on: target, timers: context.timers)
+            }
         case .refresh:
             return await refresh(context)
         case .startFeed(let duration):

@@ -35,6 +35,7 @@ final class ReefInterlocks: Sendable {
     private let logger: Logger
     private let state = Mutex(State())
     private let tripAsked = Wakeup()
+    private let turns = OutletTurns()
 
     init(configuration: [ReefInterlockConfiguration], services: ReefServices, control: ReefOutletControl, logger: Logger) {
         interlocks = configuration
@@ -108,21 +109,7 @@ final class ReefInterlocks: Sendable {
         let value = services.state.read { $0.probe(named: interlock.probe)?.value }
         do {
             let outlet = try await control.resolve(named: interlock.outlet)
-            let id = outlet.outlet.id
-            let isOn: Bool
-            do {
-                isOn = try await services.upstream.call(.outlets) { try await $0.outletState(id) }.isOn
-            } catch {
-                throw ReefOutletControl.commandError(error, key: outlet.key)
-            }
-            if isOn, let failure = await control.switchOff(id) { throw CommandError(failure) }
-            // A timed command's restore is taken over: it must not turn the outlet on while it is held.
-            let timedRestore = ReefTopics.restoreTimer(outletID: id)
-            let promised = context.timers.pending(key: timedRestore)?.restore["state"]
-            try await context.timers.set(
-                key: ReefTopics.interlockTimer(interlock.key), restore: ["state": promised ?? .string(isOn ? "on" : "off"), "outlet": .string(id)],
-                after: interlock.rule.minOff)
-            if promised != nil { try await context.timers.cancel(key: timedRestore) }
+            try await turns.run(outlet.outlet.id) { () async throws(CommandError) in try await holdOff(outlet, for: interlock, context) }
         } catch {
             let firstTime = state.withLock { state in
                 state.tripping.remove(interlock.key)
@@ -133,17 +120,36 @@ final class ReefInterlocks: Sendable {
             }
             return
         }
-        state.withLock { state in
-            state.statuses[interlock.key] = Status(phase: .tripped, since: Date())
-            state.tripping.remove(interlock.key)
-            state.failures[interlock.key] = nil
-        }
         logger.warning("interlock tripped: outlet turned off", metadata: metadata(interlock).merging(["value": "\(value.map { "\($0)" } ?? "none")"]) { $1 })
         context.publishEvent("interlock_tripped", [
             "interlock": .string(interlock.key), "probe": .string(interlock.probe), "value": value.map(JSONValue.number) ?? .null,
             "above": .number(interlock.rule.above), "outlet": .string(interlock.outlet),
         ])
         services.state.changed.signal()
+    }
+
+    /// In the outlet's turn: off if it is on, the hold saved, the interlock tripped.
+    private func holdOff(_ outlet: OutletStatus, for interlock: ReefInterlockConfiguration, _ context: IntegrationContext) async throws(CommandError) {
+        let id = outlet.outlet.id
+        let isOn: Bool
+        do {
+            isOn = try await services.upstream.call(.outlets) { try await $0.outletState(id) }.isOn
+        } catch {
+            throw ReefOutletControl.commandError(error, key: outlet.key)
+        }
+        if isOn, let failure = await control.switchOff(id) { throw CommandError(failure) }
+        // A timed command's restore is taken over: it must not turn the outlet on while it is held.
+        let timedRestore = ReefTopics.restoreTimer(outletID: id)
+        let promised = context.timers.pending(key: timedRestore)?.restore["state"]
+        try await context.timers.set(
+            key: ReefTopics.interlockTimer(interlock.key), restore: ["state": promised ?? .string(isOn ? "on" : "off"), "outlet": .string(id)],
+            after: interlock.rule.minOff)
+        if promised != nil { try await context.timers.cancel(key: timedRestore) }
+        state.withLock { state in
+            state.statuses[interlock.key] = Status(phase: .tripped, since: Date())
+            state.tripping.remove(interlock.key)
+            state.failures[interlock.key] = nil
+        }
     }
 
     /// The hold's timer fell due: the outlet comes back to its state before the trip once the
@@ -155,24 +161,28 @@ final class ReefInterlocks: Sendable {
             logger.error("a saved interlock hold makes no sense and is dropped", metadata: ["timer": "\(timer.key)"])
             return true
         }
-        let interlock = interlocks.first { $0.key == key }
-        if let interlock {
-            guard let status = state.withLock({ $0.statuses[key] }), status.phase == .tripped else { return true }
-            let probe = services.state.read { $0.probe(named: interlock.probe) }
-            let next = interlock.rule.phase(
-                value: probe?.value, readAt: probe?.readAt, failed: probe?.error != nil, now: Date(), in: .tripped, trippedAt: status.since)
-            guard next == .armed else { return false }
-        }
         // An interlock no longer configured holds nothing: its outlet comes back at once.
-        if on {
-            do {
-                try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
-            } catch {
-                logger.warning("an interlocked outlet could not be turned back on yet; trying again", metadata: ["outlet": "\(id)", "error": "\(error)"])
-                return false
+        let interlock = interlocks.first { $0.key == key }
+        let outcome = await turns.run(id) { () async -> Release in
+            if let interlock {
+                guard let status = state.withLock({ $0.statuses[key] }), status.phase == .tripped else { return .overridden }
+                let probe = services.state.read { $0.probe(named: interlock.probe) }
+                let next = interlock.rule.phase(
+                    value: probe?.value, readAt: probe?.readAt, failed: probe?.error != nil, now: Date(), in: .tripped, trippedAt: status.since)
+                guard next == .armed else { return .held }
             }
+            if on {
+                do {
+                    try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
+                } catch {
+                    logger.warning("an interlocked outlet could not be turned back on yet; trying again", metadata: ["outlet": "\(id)", "error": "\(error)"])
+                    return .held
+                }
+            }
+            state.withLock { $0.statuses[key] = interlock.map { _ in Status(phase: .armed, since: Date()) } }
+            return .released
         }
-        state.withLock { $0.statuses[key] = interlock.map { _ in Status(phase: .armed, since: Date()) } }
+        guard outcome == .released else { return outcome == .overridden }
         services.state.update { $0.completedRestores.append(timer) }
         guard let interlock else { return true }
         let value = services.state.read { $0.probe(named: interlock.probe)?.value }
@@ -184,24 +194,34 @@ final class ReefInterlocks: Sendable {
         return true
     }
 
-    /// A user's command on `target` ended: it ends the hold of an interlock that held the outlet.
-    /// - Returns: `answer`, with `interlock` saying so when it did.
-    func overriding(_ answer: JSONValue, target: String, context: IntegrationContext) async -> JSONValue {
-        guard let id = services.state.read({ $0.outlet(matching: target)?.outlet.id }) else { return answer }
+    private enum Release {
+        case released
+        /// Not yet: asked again a little later.
+        case held
+        /// A user's command ended the hold meanwhile: nothing to do.
+        case overridden
+    }
+
+    /// A user's command on `target`, in the outlet's turn: a hold taken before it ends once it
+    /// succeeded. - Returns: `command`'s answer, with `interlock` saying so when it did.
+    func command(on target: String, context: IntegrationContext, _ command: () async throws(CommandError) -> JSONValue) async throws(CommandError) -> JSONValue {
+        guard !interlocks.isEmpty else { return try await command() }
+        let id = try await control.resolve(target).outlet.id
+        return try await turns.run(id) { () async throws(CommandError) in await overriding(try await command(), outletID: id, context: context) }
+    }
+
+    private func overriding(_ answer: JSONValue, outletID id: String, context: IntegrationContext) async -> JSONValue {
         var answer = answer
-        for interlock in interlocks {
-            let key = ReefTopics.interlockTimer(interlock.key)
-            guard state.withLock({ $0.statuses[interlock.key]?.phase }) == .tripped,
-                  context.timers.pending(key: key)?.restore["outlet"]?.stringValue == id
-            else { continue }
+        for interlock in holders(of: id, timers: context.timers) {
             do {
-                try await context.timers.cancel(key: key)
+                try await context.timers.cancel(key: ReefTopics.interlockTimer(interlock.key))
             } catch {
                 logger.error("an overridden interlock's hold could not be dropped", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
             }
             state.withLock { $0.statuses[interlock.key] = Status(phase: .overridden, since: Date()) }
-            let rearm = interlock.rule.above - interlock.rule.hysteresis
-            let text = "overridden: this command wins over the interlock on \(interlock.probe) above \(interlock.rule.above), "
+            let above = JSONValue.number(interlock.rule.above).encodedString()
+            let rearm = JSONValue.number(((interlock.rule.above - interlock.rule.hysteresis) * 100).rounded() / 100).encodedString()
+            let text = "overridden: this command wins over the interlock on \(interlock.probe) above \(above), "
                 + "which will not turn the outlet back on; it watches again once \(interlock.probe) is at or below \(rearm)"
             logger.warning("a command overrides an interlock that held its outlet off", metadata: metadata(interlock))
             context.publishEvent("interlock_overridden", [
@@ -214,6 +234,27 @@ final class ReefInterlocks: Sendable {
             services.state.changed.signal()
         }
         return answer
+    }
+
+    /// A timed command's restore fell due: not carried out while an interlock holds the outlet
+    /// (the hold took it over), nor in the middle of a trip.
+    func restoring(_ timer: PersistedTimer, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
+        guard !interlocks.isEmpty, let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
+        return await turns.run(id) { () async -> Bool in
+            guard holders(of: id, timers: timers).isEmpty else {
+                logger.notice("a timed command's restore is left to the interlock that holds the outlet", metadata: ["outlet": "\(id)"])
+                return true
+            }
+            return await restore()
+        }
+    }
+
+    /// The tripped interlocks whose hold is on the outlet `id`.
+    private func holders(of id: String, timers: IntegrationTimers) -> [ReefInterlockConfiguration] {
+        interlocks.filter { interlock in
+            state.withLock({ $0.statuses[interlock.key]?.phase }) == .tripped
+                && timers.pending(key: ReefTopics.interlockTimer(interlock.key))?.restore["outlet"]?.stringValue == id
+        }
     }
 
     /// `interlock/<key>` for every interlock.

@@ -114,6 +114,28 @@ import Testing
         }
     }
 
+    /// A timed command's restore falls due while the heater is held off: it does not turn the
+    /// heater on; the hold took it over and puts the heater back on at its release.
+    @Test func aTimedCommandsRestoreWaitsForTheRelease() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 6)) { fixture, observer in
+                fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+                _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "on" }
+                let answer = try await observer.command("home/reef/outlet/heater/set", #"{"state":"off","for":2}"#)
+                #expect(answer["data"]?["restore_state"] == "on", "\(answer)")
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                _ = try await observer.latest("home/reef/outlet/heater") { $0["restore_at"] == .null }
+
+                try await Task.sleep(for: .seconds(3))
+                #expect(heaterIsOn(fixture) == false, "the timed command's restore fell due while the heater was held off")
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+                try await waitUntil("the heater is back on", timeout: .seconds(20)) { heaterIsOn(fixture) == true }
+                #expect(try await event(observer, "interlock_released")["state"] == "on")
+            }
+        }
+    }
+
     /// The bridge stops while the heater is held off; the probe cools meanwhile; the next bridge
     /// turns the heater back on.
     @Test func theHoldOutlivesARestart() async throws {
