@@ -101,13 +101,13 @@ final class ReefIntegration: Integration {
         published.withLock { $0 = ChangedState(inheritingFrom: context) }
         while !Task.isCancelled {
             let pending = context.timers.pending
-            let (payloads, things, alarmChanges, rearmed) = services.state.read { snapshot in
+            let (payloads, things, alarmChanges, interlockChanges) = services.state.read { snapshot in
                 (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending, feed: configuration.feed),
                  snapshot.everyListRead(of: configuration.services) ? ReefDiscovery.Things(snapshot) : nil,
                  probeGuard?.judge(snapshot) ?? [], interlocks.judge(snapshot))
             }
             if let probeGuard { probeGuard.announce(alarmChanges, context: context) }
-            interlocks.announceRearmed(rearmed)
+            interlocks.announce(interlockChanges)
             // Entities first: one whose thing went away leaves Home Assistant before its state is cleared.
             if let things, let entities = runtimeEntities.entities(of: things, discovery.runtime) {
                 await context.setRuntimeEntities(entities)

@@ -25,8 +25,18 @@ final class ReefInterlocks: Sendable {
         var statuses: [String: Status] = [:]
         /// Trips asked for by `judge`, not yet carried out by `run`.
         var tripping: Set<String> = []
-        /// The last failure of each interlock's trip: a plug that stays away is logged once, not at every reading.
-        var failures: [String: String] = [:]
+        /// The last failure of each interlock's trip, and when: it is tried again at the next reading,
+        /// and a plug that stays away is logged once, not at every reading.
+        var failures: [String: (error: String, at: Date)] = [:]
+        /// Interlocks whose probe the controller does not list (logged once: such an interlock never acts).
+        var probeMissing: Set<String> = []
+    }
+
+    /// What a judging changed, to be logged.
+    struct Changes {
+        var rearmed: [ReefInterlockConfiguration] = []
+        /// Interlocks whose probe has just been found missing from the controller's list.
+        var probeMissing: [ReefInterlockConfiguration] = []
     }
 
     let interlocks: [ReefInterlockConfiguration]
@@ -59,35 +69,43 @@ final class ReefInterlocks: Sendable {
 
     /// Judges every interlock on `snapshot`: asks `run` for the trips it calls for, and re-arms an
     /// overridden interlock whose probe is back down. A release waits for the hold's timer.
-    /// - Returns: the interlocks re-armed.
-    func judge(_ snapshot: ReefSnapshot, now: Date = Date()) -> [ReefInterlockConfiguration] {
-        let (rearmed, asked) = state.withLock { state in
-            var rearmed: [ReefInterlockConfiguration] = []
+    func judge(_ snapshot: ReefSnapshot, now: Date = Date()) -> Changes {
+        let (changes, asked) = state.withLock { state in
+            var changes = Changes()
             var asked = false
             for interlock in interlocks {
-                guard let status = state.statuses[interlock.key], let probe = snapshot.probe(named: interlock.probe) else { continue }
+                guard let status = state.statuses[interlock.key] else { continue }
+                guard let probe = snapshot.probe(named: interlock.probe) else {
+                    if snapshot.probesListed, state.probeMissing.insert(interlock.key).inserted { changes.probeMissing.append(interlock) }
+                    continue
+                }
+                state.probeMissing.remove(interlock.key)
                 let next = interlock.rule.phase(
                     value: probe.value, readAt: probe.readAt, failed: probe.error != nil, now: now, in: status.phase,
                     trippedAt: status.since)
                 switch (status.phase, next) {
                 case (.armed, .tripped):
+                    if let failure = state.failures[interlock.key], let readAt = probe.readAt, readAt <= failure.at { continue }
                     asked = state.tripping.insert(interlock.key).inserted || asked
                 case (.overridden, .armed):
                     state.statuses[interlock.key] = Status(phase: .armed, since: now)
-                    rearmed.append(interlock)
+                    changes.rearmed.append(interlock)
                 default:
                     break
                 }
             }
-            return (rearmed, asked)
+            return (changes, asked)
         }
         if asked { tripAsked.signal() }
-        return rearmed
+        return changes
     }
 
-    func announceRearmed(_ rearmed: [ReefInterlockConfiguration]) {
-        for interlock in rearmed {
+    func announce(_ changes: Changes) {
+        for interlock in changes.rearmed {
             logger.notice("interlock armed again: its probe is back down", metadata: metadata(interlock))
+        }
+        for interlock in changes.probeMissing {
+            logger.error("the controller lists no such probe: this interlock cannot act", metadata: metadata(interlock))
         }
     }
 
@@ -113,7 +131,7 @@ final class ReefInterlocks: Sendable {
         } catch {
             let firstTime = state.withLock { state in
                 state.tripping.remove(interlock.key)
-                return state.failures.updateValue("\(error)", forKey: interlock.key) != "\(error)"
+                return state.failures.updateValue(("\(error)", Date()), forKey: interlock.key)?.error != "\(error)"
             }
             if firstTime {
                 logger.error("interlock could not turn its outlet off; trying again at the next reading", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
@@ -174,6 +192,8 @@ final class ReefInterlocks: Sendable {
             if on {
                 do {
                     try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
+                } catch let error as BellasReefError where [.notFound, .outletDisabled, .invalidID].contains(error.code) {
+                    logger.error("an interlocked outlet could not be turned back on and never will be; its hold is dropped", metadata: ["outlet": "\(id)", "error": "\(error)"])
                 } catch {
                     logger.warning("an interlocked outlet could not be turned back on yet; trying again", metadata: ["outlet": "\(id)", "error": "\(error)"])
                     return .held

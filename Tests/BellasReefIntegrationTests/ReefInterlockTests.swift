@@ -114,6 +114,27 @@ import Testing
         }
     }
 
+    /// The smart-outlet service is away when the probe runs hot: nothing is switched, the
+    /// interlock stays armed; it trips at a reading once the service is back.
+    @Test func aTripThatFailsIsTriedAgainAtTheNextReading() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 600)) { fixture, observer in
+                fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+                _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "on" }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+                try await fixture.simulator.setFault(.down, on: .outlets)
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                _ = try await observer.latest("home/reef/probe/display-tank") { $0["value"] == 28.4 }
+                try await Task.sleep(for: .seconds(2))
+                #expect(try await observer.latest(Self.interlock)["state"] == "armed")
+
+                try await fixture.simulator.setFault(nil, on: .outlets)
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                #expect(heaterIsOn(fixture) == false)
+            }
+        }
+    }
+
     /// A timed command's restore falls due while the heater is held off: it does not turn the
     /// heater on; the hold took it over and puts the heater back on at its release.
     @Test func aTimedCommandsRestoreWaitsForTheRelease() async throws {
