@@ -19,6 +19,8 @@ struct ReefConfiguration: Sendable {
     let feed: ReefFeedConfiguration?
     /// The tank's guard: `nil` when not configured.
     let probeGuard: ReefGuardConfiguration?
+    /// The outlet interlocks: empty when none is configured.
+    let interlocks: [ReefInterlockConfiguration]
 
     /// A plug whose state read takes longer than this is "not responding": the controller's own
     /// `is_online` is always true, so the bridge judges a plug by how its requests fare.
@@ -27,7 +29,7 @@ struct ReefConfiguration: Sendable {
     init(_ section: ConfigSection) throws(ConfigError) {
         let section = try section.allowing(Set([
             "url", "temperature_url", "outlets_url", "username", "password",
-            "metrics_interval", "temperature_interval", "outlets_interval", "request_timeout", "feed", "guard",
+            "metrics_interval", "temperature_interval", "outlets_interval", "request_timeout", "feed", "guard", "interlocks",
         ]).union(ConfigSection.upstreamTLSKeys))
         let coreURL = try section.url("url")
         tls = try section.upstreamTLS(for: coreURL)
@@ -44,6 +46,7 @@ struct ReefConfiguration: Sendable {
         outletsInterval = .seconds(try section.int("outlets_interval", default: 10, in: 1...3600))
         feed = try ReefFeedConfiguration.read(section)
         probeGuard = try ReefGuardConfiguration.read(section, temperatureInterval: temperatureInterval)
+        interlocks = try ReefInterlockConfiguration.read(section, temperatureInterval: temperatureInterval)
     }
 
     /// The services this configuration reads (the core always; the others unless turned off).

@@ -11,6 +11,8 @@ struct ReefDiscovery {
     var hasFeed = false
     /// `reef.guard`: a problem sensor per guarded probe.
     var guarded: [ReefGuardConfiguration.Probe] = []
+    /// `reef.interlocks`: a problem sensor per interlock, on while it holds its outlet off.
+    var interlocks: [ReefInterlockConfiguration] = []
 
     private var device: DiscoveryDevice {
         DiscoveryDevice(identifier: "\(topics.bridge.base)_reef", name: "Bella's Reef", model: "Bella's Reef controller", manufacturer: "Bella's Reef")
@@ -40,7 +42,7 @@ struct ReefDiscovery {
                     "payload_off": "offline", "device_class": "connectivity", "entity_category": "diagnostic",
                 ])
         }
-        return usage + connectivity + (hasFeed ? feedEntities : []) + guardEntities
+        return usage + connectivity + (hasFeed ? feedEntities : []) + guardEntities + interlockEntities
     }
 
     /// On while the probe is out of its limits, stale or failing; the alarm's fields as attributes.
@@ -53,6 +55,21 @@ struct ReefDiscovery {
                 options: [
                     "state_topic": state, "device_class": "problem", "json_attributes_topic": state,
                     "value_template": ValueTemplate.guarded("'OFF' if value_json.get('state') == 'ok' else 'ON'"),
+                    "payload_on": "ON", "payload_off": "OFF",
+                ])
+        }
+    }
+
+    /// On while the interlock holds its outlet off; its fields as attributes.
+    private var interlockEntities: [DiscoveryEntity] {
+        interlocks.map { interlock in
+            let state = JSONValue.string(topics.topic(ReefTopics.interlock(interlock.key)))
+            return DiscoveryEntity(
+                component: "binary_sensor", objectID: "reef_interlock_\(interlock.key.replacing("-", with: "_"))",
+                name: "\(interlock.outlet) interlock", device: device, availabilityTopics: [],
+                options: [
+                    "state_topic": state, "device_class": "problem", "json_attributes_topic": state,
+                    "value_template": ValueTemplate.guarded("'ON' if value_json.get('state') == 'tripped' else 'OFF'"),
                     "payload_on": "ON", "payload_off": "OFF",
                 ])
         }

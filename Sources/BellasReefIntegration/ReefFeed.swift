@@ -16,10 +16,6 @@ struct ReefFeed: Sendable {
     let control: ReefOutletControl
     let logger: Logger
 
-    /// A switch that fails is tried once more, at once; one that still fails is reported, and
-    /// the other outlets go regardless.
-    static let attempts = 2
-
     func start(for duration: Duration?, timers: IntegrationTimers) async throws(CommandError) -> JSONValue {
         let duration = duration ?? configuration.defaultDuration
         let outlets = try await resolveAll()
@@ -41,7 +37,8 @@ struct ReefFeed: Sendable {
                     continue
                 }
             }
-            let failure = await switchOff(id)
+            // One that still fails is reported, and the other outlets go regardless.
+            let failure = await control.switchOff(id)
             if failure != nil { failures += 1 }
             results[outlet.key] = failure.map { .string("failed: \($0)") } ?? "off"
         }
@@ -102,37 +99,13 @@ struct ReefFeed: Sendable {
         return failed
     }
 
-    /// `nil` when it is off; else why it is not, after `attempts` tries.
-    private func switchOff(_ id: String) async -> String? {
-        var last = ""
-        for _ in 1...Self.attempts {
-            do {
-                try await services.upstream.call(.outlets) { try await $0.turnOff(id) }
-                return nil
-            } catch {
-                last = "\(ReefOutletControl.commandError(error, key: id))"
-            }
-        }
-        return last
-    }
-
     /// Every configured feed outlet, by name, key or id; one the controller does not list stops
     /// the feed before anything is switched.
     private func resolveAll() async throws(CommandError) -> [OutletStatus] {
         var found: [OutletStatus] = []
         for name in configuration.outlets {
-            if let match = services.state.read({ Self.outlet(named: name, in: $0) }) {
-                found.append(match)
-            } else {
-                found.append(try await control.resolve(name))
-            }
+            found.append(try await control.resolve(name))
         }
         return found
-    }
-
-    /// A configured feed outlet: by its key, its id, or the name the controller gives it.
-    static func outlet(named name: String, in snapshot: ReefSnapshot) -> OutletStatus? {
-        snapshot.outlet(matching: name) ?? snapshot.outlets.values.first { $0.outlet.name == name }
-            ?? snapshot.outlet(matching: TopicKey.slug(name, fallback: name))
     }
 }

@@ -37,9 +37,7 @@ final class ReefGuard: Sendable {
         alarms.withLock { alarms in
             var changed: [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)] = []
             for probe in configuration.probes {
-                let status = snapshot.probes.values.first {
-                    $0.probe.name == probe.probe || $0.key == probe.probe || $0.probe.address == probe.probe || $0.key == probe.key
-                }
+                let status = snapshot.probe(named: probe.probe)
                 if status?.hasBeenRead != true, now.timeIntervalSince(startedAt) <= Double(probe.limits.staleAfter.components.seconds) {
                     continue
                 }

@@ -17,13 +17,13 @@ struct ReefGuardConfiguration: Sendable, Equatable {
     /// is four of them (at least a minute).
     static func read(_ section: ConfigSection, temperatureInterval: Duration) throws(ConfigError) -> ReefGuardConfiguration? {
         guard section.contains("guard") else { return nil }
-        let defaultStale = max(60, Int(temperatureInterval.components.seconds) * 4)
+        let defaultStale = Int(defaultStaleAfter(temperatureInterval: temperatureInterval).components.seconds)
         var probes: [Probe] = []
         for item in try section.sections("guard") {
             let item = try item.allowing(["probe", "low", "high", "hysteresis", "stale_after"])
             let name = try item.requiredString("probe")
-            let low = try item.decimal("low", in: -100...200)
-            let high = try item.decimal("high", in: -100...200)
+            let low = try item.decimal("low", in: temperatures)
+            let high = try item.decimal("high", in: temperatures)
             guard low != nil || high != nil else { throw ConfigError(key: item.keyPath("low"), "a guarded probe needs low, high or both") }
             if let low, let high, low >= high {
                 throw ConfigError(key: item.keyPath("high"), "must be above low (\(low)), got \(high)")
@@ -42,5 +42,13 @@ struct ReefGuardConfiguration: Sendable, Equatable {
                 limits: ProbeGuard(low: low, high: high, hysteresis: hysteresis, staleAfter: .seconds(Int64(stale)))))
         }
         return ReefGuardConfiguration(probes: probes)
+    }
+
+    /// The limits a probe's reading may be given (°C or °F).
+    static let temperatures: ClosedRange<Double> = -100...200
+
+    /// Four readings missed (at least a minute): the reading no longer counts.
+    static func defaultStaleAfter(temperatureInterval: Duration) -> Duration {
+        .seconds(max(60, temperatureInterval.components.seconds * 4))
     }
 }

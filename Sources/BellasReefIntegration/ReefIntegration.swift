@@ -19,6 +19,8 @@ final class ReefIntegration: Integration {
     private let feed: ReefFeed?
     /// `nil` without `reef.guard`.
     private let probeGuard: ReefGuard?
+    /// `reef.interlocks`; with none configured, it still ends the holds a removed one left.
+    private let interlocks: ReefInterlocks
     /// What went out last: only changes are published, and things that went away are cleared.
     private let published = Mutex(ChangedState())
     /// The runtime entities, built and set only when the outlets and probes they are made of change.
@@ -38,6 +40,7 @@ final class ReefIntegration: Integration {
         let services = services, control = control
         feed = configuration.feed.map { ReefFeed(configuration: $0, services: services, control: control, logger: logger) }
         probeGuard = configuration.probeGuard.map { ReefGuard(configuration: $0, logger: logger) }
+        interlocks = ReefInterlocks(configuration: configuration.interlocks, services: services, control: control, logger: logger)
     }
 
     let configurationHints = [
@@ -49,13 +52,15 @@ final class ReefIntegration: Integration {
     func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity] {
         ReefDiscovery(
             topics: topics, services: configuration.services, hasFeed: configuration.feed != nil,
-            guarded: configuration.probeGuard?.probes ?? []).configured
+            guarded: configuration.probeGuard?.probes ?? [], interlocks: configuration.interlocks).configured
     }
 
     func run(context: IntegrationContext) async {
         let services = configuration.services
+        interlocks.resume(pending: context.timers.pending)
         await withDiscardingTaskGroup { group in
             group.addTask { await self.publishChanges(context) }
+            if !configuration.interlocks.isEmpty { group.addTask { await self.interlocks.run(context) } }
             group.addTask {
                 await context.timers.run { await self.carryOutRestore($0, context: context) }
             }
@@ -88,21 +93,22 @@ final class ReefIntegration: Integration {
     private func publishChanges(_ context: IntegrationContext) async {
         let discovery = ReefDiscovery(
             topics: context.topics, services: configuration.services, hasFeed: configuration.feed != nil,
-            guarded: configuration.probeGuard?.probes ?? [])
+            guarded: configuration.probeGuard?.probes ?? [], interlocks: configuration.interlocks)
         published.withLock { $0 = ChangedState(inheritingFrom: context) }
         while !Task.isCancelled {
             let pending = context.timers.pending
-            let (payloads, things, alarmChanges) = services.state.read { snapshot in
+            let (payloads, things, alarmChanges, interlockChanges) = services.state.read { snapshot in
                 (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending, feed: configuration.feed),
                  snapshot.everyListRead(of: configuration.services) ? ReefDiscovery.Things(snapshot) : nil,
-                 probeGuard?.judge(snapshot) ?? [])
+                 probeGuard?.judge(snapshot) ?? [], interlocks.judge(snapshot))
             }
             if let probeGuard { probeGuard.announce(alarmChanges, context: context) }
+            interlocks.announce(interlockChanges)
             // Entities first: one whose thing went away leaves Home Assistant before its state is cleared.
             if let things, let entities = runtimeEntities.entities(of: things, discovery.runtime) {
                 await context.setRuntimeEntities(entities)
             }
-            let messages = payloads.messages + (probeGuard?.messages ?? [])
+            let messages = payloads.messages + (probeGuard?.messages ?? []) + interlocks.messages(pending: pending)
             for (topic, message) in published.withLock({ $0.changes(replacingAll: messages) }) {
                 await context.publish(topic, message)
             }
@@ -113,10 +119,12 @@ final class ReefIntegration: Integration {
         }
     }
 
-    /// A timer's promise, or a scene's: the feed's end, or an outlet back as it was.
+    /// A timer's promise, or a scene's: the feed's end, an interlock's release, or an outlet back
+    /// as it was (once no interlock holds it).
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
         if timer.key == ReefTopics.feedTimer, let feed { return await feed.restore(timer) }
-        return await control.restore(timer)
+        if ReefTopics.interlockKey(ofTimer: timer.key) != nil { return await interlocks.release(timer, context: context) }
+        return await interlocks.restoring(timer, timers: context.timers) { await self.control.restore(timer) }
     }
 
     func parse(_ request: CommandRequest) throws(CommandError) -> ReefCommand {
@@ -128,10 +136,10 @@ final class ReefIntegration: Integration {
         // other. Feed mode takes its turn in each lane of its outlets (and in one of its own).
         switch command {
         case .setOutlet(let target, _):
-            return [services.state.read { ReefFeed.outlet(named: target, in: $0)?.outlet.id } ?? "outlet/\(target)"]
+            return [services.state.read { $0.outlet(named: target)?.outlet.id } ?? "outlet/\(target)"]
         case .startFeed, .cancelFeed:
             let names = configuration.feed?.outlets ?? []
-            return Set(services.state.read { snapshot in names.compactMap { ReefFeed.outlet(named: $0, in: snapshot)?.outlet.id } })
+            return Set(services.state.read { snapshot in names.compactMap { snapshot.outlet(named: $0)?.outlet.id } })
                 .union([ReefTopics.feed])
         case .refresh:
             return [""]
@@ -141,7 +149,9 @@ final class ReefIntegration: Integration {
     func handle(_ command: ReefCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
         switch command {
         case .setOutlet(let target, let change):
-            return try await control.perform(change, on: target, timers: context.timers)
+            return try await interlocks.command(on: target, context: context) { () async throws(CommandError) in
+                try await control.perform(change, on: target, timers: context.timers)
+            }
         case .refresh:
             return await refresh(context)
         case .startFeed(let duration):

@@ -21,7 +21,7 @@ struct ReefOutletControl: Sendable {
     /// An unknown one is refused without any call for it.
     func resolve(_ target: String) async throws(CommandError) -> OutletStatus {
         if !services.state.read(\.outletsListed) { await poller.list() }
-        let (found, known) = services.state.read { (ReefFeed.outlet(named: target, in: $0), $0.knownOutletKeys) }
+        let (found, known) = services.state.read { ($0.outlet(named: target), $0.knownOutletKeys) }
         guard let found else {
             throw CommandError("unknown outlet '\(target)' (known: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
         }

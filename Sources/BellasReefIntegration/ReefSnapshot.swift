@@ -65,6 +65,12 @@ struct ReefSnapshot: Sendable {
         }) { _, last in last }
     }
 
+    /// An outlet as a command or the configuration names it: by its key, its id, the name the
+    /// controller gives it, or that name made a key.
+    func outlet(named name: String) -> OutletStatus? {
+        outlet(matching: name) ?? outlets.values.first { $0.outlet.name == name } ?? outlet(matching: TopicKey.slug(name, fallback: name))
+    }
+
     /// The outlet a command names: by its key, or by its id (a UUID, in any case).
     func outlet(matching target: String) -> OutletStatus? {
         if let byKey = outlets.values.first(where: { $0.key == target }) { return byKey }
@@ -73,6 +79,12 @@ struct ReefSnapshot: Sendable {
     }
 
     var knownOutletKeys: [String] { outlets.values.map(\.key).sorted() }
+
+    /// A configured probe: by its name, its key, its hardware address, or its name made a key.
+    func probe(named name: String) -> ProbeStatus? {
+        let key = TopicKey.slug(name, fallback: name)
+        return probes.values.first { $0.probe.name == name || $0.key == name || $0.probe.address == name || $0.key == key }
+    }
 }
 
 /// An outlet's or probe's status, made from the controller's listing and kept across lists.

@@ -32,6 +32,9 @@ public enum ReefTopics {
     /// A guarded probe's alarm: `{"state":"ok"|"low"|"high"|"stale"|"error","value","since","limits"}`.
     public static func alarm(_ key: String) -> String { "alarm/\(key)" }
 
+    /// An outlet interlock: `{"state":"armed"|"tripped"|"overridden","since","probe","outlet","above","min_off","release_at"}`.
+    public static func interlock(_ key: String) -> String { "interlock/\(key)" }
+
     /// Feed mode: `{"active","until","outlets"}`.
     public static let feed = "feed"
     /// Empty (`reef.feed.default_minutes`), `{"for":600}`, `{"until":…}` or a number of seconds.
@@ -44,6 +47,12 @@ public enum ReefTopics {
 
     /// The persisted timer of feed mode: one promise for all its outlets.
     static let feedTimer = "feed"
+
+    /// The persisted timer that holds an interlocked outlet off: `{"state","outlet"}`, the state before the trip.
+    static func interlockTimer(_ key: String) -> String { "interlock/\(key)" }
+    static func interlockKey(ofTimer key: String) -> String? {
+        key.hasPrefix("interlock/") ? String(key.dropFirst("interlock/".count)) : nil
+    }
 
     /// The persisted timer that restores an outlet after a timed command.
     static func restoreTimer(outletID: String) -> String { "outlet/\(outletID)" }

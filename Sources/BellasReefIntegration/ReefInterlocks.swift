@@ -1,0 +1,299 @@
+import BellasReefAPI
+import BridgeCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import Synchronization
+
+/// The outlet interlocks (`reef.interlocks`): judged with the guard at every reading, they turn an
+/// outlet off when its probe runs hot and hold it off with a persisted timer, so that the hold
+/// outlives a restart. The bridge does this itself, whether or not Home Assistant is up.
+///
+/// A user's later command on a held outlet wins: the hold ends (its timer is dropped), and the
+/// interlock watches again once the probe is back down. The person at the tank knows what a probe
+/// cannot (a probe lifted out of the water).
+final class ReefInterlocks: Sendable {
+    struct Status: Sendable, Equatable {
+        var phase: OutletInterlock.Phase
+        var since: Date
+    }
+
+    private struct State {
+        var statuses: [String: Status] = [:]
+        /// Trips asked for by `judge`, not yet carried out by `run`.
+        var tripping: Set<String> = []
+        /// The last failure of each interlock's trip, and when: it is tried again at the next reading,
+        /// and a plug that stays away is logged once, not at every reading.
+        var failures: [String: (error: String, at: Date)] = [:]
+        /// Interlocks whose probe the controller does not list (logged once: such an interlock never acts).
+        var probeMissing: Set<String> = []
+    }
+
+    /// What a judging changed, to be logged.
+    struct Changes {
+        var rearmed: [ReefInterlockConfiguration] = []
+        /// Interlocks whose probe has just been found missing from the controller's list.
+        var probeMissing: [ReefInterlockConfiguration] = []
+    }
+
+    let interlocks: [ReefInterlockConfiguration]
+    private let services: ReefServices
+    private let control: ReefOutletControl
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let tripAsked = Wakeup()
+    private let turns = OutletTurns()
+
+    init(configuration: [ReefInterlockConfiguration], services: ReefServices, control: ReefOutletControl, logger: Logger) {
+        interlocks = configuration
+        self.services = services
+        self.control = control
+        self.logger = logger
+    }
+
+    /// Takes up the holds an earlier run left: an interlock with a pending timer is tripped.
+    /// Called before the timers run.
+    func resume(pending: [PersistedTimer], now: Date = Date()) {
+        state.withLock { state in
+            for interlock in interlocks {
+                let hold = pending.first { $0.key == ReefTopics.interlockTimer(interlock.key) }
+                state.statuses[interlock.key] = hold.map {
+                    Status(phase: .tripped, since: $0.dueAt.addingTimeInterval(-Double(interlock.rule.minOff.components.seconds)))
+                } ?? Status(phase: .armed, since: now)
+            }
+        }
+    }
+
+    /// Judges every interlock on `snapshot`: asks `run` for the trips it calls for, and re-arms an
+    /// overridden interlock whose probe is back down. A release waits for the hold's timer.
+    func judge(_ snapshot: ReefSnapshot, now: Date = Date()) -> Changes {
+        let (changes, asked) = state.withLock { state in
+            var changes = Changes()
+            var asked = false
+            for interlock in interlocks {
+                guard let status = state.statuses[interlock.key] else { continue }
+                guard let probe = snapshot.probe(named: interlock.probe) else {
+                    if snapshot.probesListed, state.probeMissing.insert(interlock.key).inserted { changes.probeMissing.append(interlock) }
+                    continue
+                }
+                state.probeMissing.remove(interlock.key)
+                let next = interlock.rule.phase(
+                    value: probe.value, readAt: probe.readAt, failed: probe.error != nil, now: now, in: status.phase,
+                    trippedAt: status.since)
+                switch (status.phase, next) {
+                case (.armed, .tripped):
+                    if let failure = state.failures[interlock.key], let readAt = probe.readAt, readAt <= failure.at { continue }
+                    asked = state.tripping.insert(interlock.key).inserted || asked
+                case (.overridden, .armed):
+                    state.statuses[interlock.key] = Status(phase: .armed, since: now)
+                    changes.rearmed.append(interlock)
+                default:
+                    break
+                }
+            }
+            return (changes, asked)
+        }
+        if asked { tripAsked.signal() }
+        return changes
+    }
+
+    func announce(_ changes: Changes) {
+        for interlock in changes.rearmed {
+            logger.notice("interlock armed again: its probe is back down", metadata: metadata(interlock))
+        }
+        for interlock in changes.probeMissing {
+            logger.error("the controller lists no such probe: this interlock cannot act", metadata: metadata(interlock))
+        }
+    }
+
+    /// Carries out the trips `judge` asks for, until cancelled: apart from the publishing, so that
+    /// a plug that takes its time holds up no state.
+    func run(_ context: IntegrationContext) async {
+        while !Task.isCancelled {
+            for key in state.withLock({ $0.tripping }).sorted() {
+                guard let interlock = interlocks.first(where: { $0.key == key }) else { continue }
+                await trip(interlock, context)
+            }
+            await tripAsked.wait(atMost: .seconds(60))
+        }
+    }
+
+    /// Turns the outlet off if it is on, and saves the hold: the state to come back to after it.
+    /// A failure leaves the interlock armed: the next reading tries again.
+    private func trip(_ interlock: ReefInterlockConfiguration, _ context: IntegrationContext) async {
+        let value = services.state.read { $0.probe(named: interlock.probe)?.value }
+        do {
+            let outlet = try await control.resolve(interlock.outlet)
+            try await turns.run(outlet.outlet.id) { () async throws(CommandError) in try await holdOff(outlet, for: interlock, context) }
+        } catch {
+            let firstTime = state.withLock { state in
+                state.tripping.remove(interlock.key)
+                return state.failures.updateValue(("\(error)", Date()), forKey: interlock.key)?.error != "\(error)"
+            }
+            if firstTime {
+                logger.error("interlock could not turn its outlet off; trying again at the next reading", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
+            }
+            return
+        }
+        logger.warning("interlock tripped: outlet turned off", metadata: metadata(interlock).merging(["value": "\(value.map { "\($0)" } ?? "none")"]) { $1 })
+        context.publishEvent("interlock_tripped", [
+            "interlock": .string(interlock.key), "probe": .string(interlock.probe), "value": value.map(JSONValue.number) ?? .null,
+            "above": .number(interlock.rule.above), "outlet": .string(interlock.outlet),
+        ])
+        services.state.changed.signal()
+    }
+
+    /// In the outlet's turn: off if it is on, the hold saved, the interlock tripped.
+    private func holdOff(_ outlet: OutletStatus, for interlock: ReefInterlockConfiguration, _ context: IntegrationContext) async throws(CommandError) {
+        let id = outlet.outlet.id
+        let isOn: Bool
+        do {
+            isOn = try await services.upstream.call(.outlets) { try await $0.outletState(id) }.isOn
+        } catch {
+            throw ReefOutletControl.commandError(error, key: outlet.key)
+        }
+        if isOn, let failure = await control.switchOff(id) { throw CommandError(failure) }
+        // A timed command's restore is taken over: it must not turn the outlet on while it is held.
+        let timedRestore = ReefTopics.restoreTimer(outletID: id)
+        let promised = context.timers.pending(key: timedRestore)?.restore["state"]
+        try await context.timers.set(
+            key: ReefTopics.interlockTimer(interlock.key), restore: ["state": promised ?? .string(isOn ? "on" : "off"), "outlet": .string(id)],
+            after: interlock.rule.minOff)
+        if promised != nil { try await context.timers.cancel(key: timedRestore) }
+        state.withLock { state in
+            state.statuses[interlock.key] = Status(phase: .tripped, since: Date())
+            state.tripping.remove(interlock.key)
+            state.failures[interlock.key] = nil
+        }
+    }
+
+    /// The hold's timer fell due: the outlet comes back to its state before the trip once the
+    /// probe is fresh and back down. - Returns: `false` to be asked again a little later (still held).
+    func release(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
+        guard let key = ReefTopics.interlockKey(ofTimer: timer.key), let id = timer.restore["outlet"]?.stringValue,
+              let on = timer.restore["state"]?.stringValue.flatMap(SwitchWord.parse)
+        else {
+            logger.error("a saved interlock hold makes no sense and is dropped", metadata: ["timer": "\(timer.key)"])
+            return true
+        }
+        // An interlock no longer configured holds nothing: its outlet comes back at once.
+        let interlock = interlocks.first { $0.key == key }
+        let outcome = await turns.run(id) { () async -> Release in
+            if let interlock {
+                guard let status = state.withLock({ $0.statuses[key] }), status.phase == .tripped else { return .overridden }
+                let probe = services.state.read { $0.probe(named: interlock.probe) }
+                let next = interlock.rule.phase(
+                    value: probe?.value, readAt: probe?.readAt, failed: probe?.error != nil, now: Date(), in: .tripped, trippedAt: status.since)
+                guard next == .armed else { return .held }
+            }
+            if on {
+                do {
+                    try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
+                } catch let error as BellasReefError where [.notFound, .outletDisabled, .invalidID].contains(error.code) {
+                    logger.error("an interlocked outlet could not be turned back on and never will be; its hold is dropped", metadata: ["outlet": "\(id)", "error": "\(error)"])
+                } catch {
+                    logger.warning("an interlocked outlet could not be turned back on yet; trying again", metadata: ["outlet": "\(id)", "error": "\(error)"])
+                    return .held
+                }
+            }
+            state.withLock { $0.statuses[key] = interlock.map { _ in Status(phase: .armed, since: Date()) } }
+            return .released
+        }
+        guard outcome == .released else { return outcome == .overridden }
+        services.state.update { $0.completedRestores.append(timer) }
+        guard let interlock else { return true }
+        let value = services.state.read { $0.probe(named: interlock.probe)?.value }
+        logger.notice("interlock released: outlet back as it was", metadata: metadata(interlock).merging(["state": "\(on ? "on" : "off")"]) { $1 })
+        context.publishEvent("interlock_released", [
+            "interlock": .string(key), "probe": .string(interlock.probe), "value": value.map(JSONValue.number) ?? .null,
+            "outlet": .string(interlock.outlet), "state": .string(on ? "on" : "off"),
+        ])
+        return true
+    }
+
+    private enum Release {
+        case released
+        /// Not yet: asked again a little later.
+        case held
+        /// A user's command ended the hold meanwhile: nothing to do.
+        case overridden
+    }
+
+    /// A user's command on `target`, in the outlet's turn: a hold taken before it ends once it
+    /// succeeded. - Returns: `command`'s answer, with `interlock` saying so when it did.
+    func command(on target: String, context: IntegrationContext, _ command: () async throws(CommandError) -> JSONValue) async throws(CommandError) -> JSONValue {
+        guard !interlocks.isEmpty else { return try await command() }
+        let id = try await control.resolve(target).outlet.id
+        return try await turns.run(id) { () async throws(CommandError) in await overriding(try await command(), outletID: id, context: context) }
+    }
+
+    private func overriding(_ answer: JSONValue, outletID id: String, context: IntegrationContext) async -> JSONValue {
+        var answer = answer
+        for interlock in holders(of: id, timers: context.timers) {
+            do {
+                try await context.timers.cancel(key: ReefTopics.interlockTimer(interlock.key))
+            } catch {
+                logger.error("an overridden interlock's hold could not be dropped", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
+            }
+            state.withLock { $0.statuses[interlock.key] = Status(phase: .overridden, since: Date()) }
+            let above = JSONValue.number(interlock.rule.above).encodedString()
+            let rearm = JSONValue.number(((interlock.rule.above - interlock.rule.hysteresis) * 100).rounded() / 100).encodedString()
+            let text = "overridden: this command wins over the interlock on \(interlock.probe) above \(above), "
+                + "which will not turn the outlet back on; it watches again once \(interlock.probe) is at or below \(rearm)"
+            logger.warning("a command overrides an interlock that held its outlet off", metadata: metadata(interlock))
+            context.publishEvent("interlock_overridden", [
+                "interlock": .string(interlock.key), "probe": .string(interlock.probe), "outlet": .string(interlock.outlet),
+            ])
+            if case .object(var fields) = answer {
+                fields["interlock"] = .string(text)
+                answer = .object(fields)
+            }
+            services.state.changed.signal()
+        }
+        return answer
+    }
+
+    /// A timed command's restore fell due: not carried out while an interlock holds the outlet
+    /// (the hold took it over), nor in the middle of a trip.
+    func restoring(_ timer: PersistedTimer, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
+        guard !interlocks.isEmpty, let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
+        return await turns.run(id) { () async -> Bool in
+            guard holders(of: id, timers: timers).isEmpty else {
+                logger.notice("a timed command's restore is left to the interlock that holds the outlet", metadata: ["outlet": "\(id)"])
+                return true
+            }
+            return await restore()
+        }
+    }
+
+    /// The tripped interlocks whose hold is on the outlet `id`.
+    private func holders(of id: String, timers: IntegrationTimers) -> [ReefInterlockConfiguration] {
+        interlocks.filter { interlock in
+            state.withLock({ $0.statuses[interlock.key]?.phase }) == .tripped
+                && timers.pending(key: ReefTopics.interlockTimer(interlock.key))?.restore["outlet"]?.stringValue == id
+        }
+    }
+
+    /// `interlock/<key>` for every interlock.
+    func messages(pending: [PersistedTimer]) -> [(topic: String, message: StateMessage)] {
+        let statuses = state.withLock { $0.statuses }
+        return interlocks.compactMap { interlock in
+            guard let status = statuses[interlock.key] else { return nil }
+            let hold = status.phase == .tripped ? pending.first { $0.key == ReefTopics.interlockTimer(interlock.key) } : nil
+            let payload: JSONValue = [
+                "state": .string(status.phase.rawValue), "since": .string(status.since.iso8601),
+                "probe": .string(interlock.probe), "outlet": .string(interlock.outlet), "above": .number(interlock.rule.above),
+                "min_off": .number(Double(interlock.rule.minOff.components.seconds)),
+                "release_at": hold.map { .string($0.dueAt.iso8601) } ?? .null,
+            ]
+            return (ReefTopics.interlock(interlock.key), .json(payload))
+        }
+    }
+
+    private func metadata(_ interlock: ReefInterlockConfiguration) -> Logger.Metadata {
+        ["interlock": "\(interlock.key)", "probe": "\(interlock.probe)", "outlet": "\(interlock.outlet)", "above": "\(interlock.rule.above)"]
+    }
+}

@@ -1,0 +1,203 @@
+import BellasReefIntegration
+import BellasReefSimulator
+import BellasReefTestSupport
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTTTestSupport
+import Testing
+
+/// The tank's interlocks: a heater that sticks on is turned off when its probe runs hot, held off
+/// for a while, then back on; a user's later command wins; the hold outlives a restart.
+@Suite(.serialized) struct ReefInterlockTests {
+    static let display = "000000bd3685"
+    static let interlock = "home/reef/interlock/heater"
+
+    static func interlockYAML(minOff: Int) -> String {
+        """
+          interlocks:
+            - probe: Display Tank
+              above: 27
+              outlet: Heater
+              min_off: \(minOff)
+              hysteresis: 0.5
+
+        """
+    }
+
+    private func heaterIsOn(_ fixture: ReefFixture) -> Bool? {
+        fixture.simulator.outlet(Outlets.heater)?.isOn
+    }
+
+    private func turnOffCalls(_ fixture: ReefFixture) -> Int {
+        fixture.outletCalls(Outlets.heater).filter { $0.method == "POST" && $0.path.hasSuffix("/turn_off") }.count
+    }
+
+    /// The first bridge event of `type` (past or future); `nil` data when none came.
+    private func event(_ observer: Observer, _ type: String, timeout: Duration = .seconds(20)) async throws -> JSONValue {
+        let message = try await observer.recorder.first(timeout: timeout) {
+            $0.topic == "home/bridge/event" && JSONValue.parse($0.payload)?["type"] == .string(type)
+        }
+        return JSONValue.parse(message.payload)?["data"] ?? .null
+    }
+
+    private func heatUp(_ fixture: ReefFixture, _ observer: Observer) async throws {
+        fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+        _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "on" }
+        _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+        fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+    }
+
+    @Test func aHotProbeTurnsTheHeaterOffForAtLeastMinOffThenBackOn() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 8)) { fixture, observer in
+                let sensor = try await observer.latest("homeassistant/binary_sensor/home2mqtt_home/reef_interlock_heater/config")
+                #expect(sensor["device_class"] == "problem")
+                #expect(try await observer.latest(Self.interlock)["release_at"] == .null)
+                try await heatUp(fixture, observer)
+
+                let tripped = try await event(observer, "interlock_tripped")
+                #expect(tripped["value"] == 28.4)
+                #expect(tripped["above"] == 27)
+                #expect(tripped["outlet"] == "Heater")
+                let state = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                #expect(state["release_at"]?.stringValue != nil, "\(state)")
+                #expect(state["min_off"] == 8)
+                #expect(heaterIsOn(fixture) == false)
+                #expect(turnOffCalls(fixture) >= 1)
+
+                // It cools at once, but the minimum off time has not passed: still off.
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+                _ = try await observer.latest("home/reef/probe/display-tank") { $0["value"] == 25.5 }
+                #expect(heaterIsOn(fixture) == false)
+                #expect(try await observer.latest(Self.interlock)["state"] == "tripped")
+
+                try await waitUntil("the heater is back on", timeout: .seconds(20)) { heaterIsOn(fixture) == true }
+                let released = try await event(observer, "interlock_released")
+                #expect(released["state"] == "on")
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" && $0["release_at"] == .null }
+            }
+        }
+    }
+
+    /// A user's ON while the heater is held off wins: the bridge does not turn it off again, though
+    /// the probe is still hot, nor later; it watches again once the probe is back down.
+    @Test func aUsersLaterCommandWinsAndTheInterlockRearmsOnceCooled() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 3)) { fixture, observer in
+                try await heatUp(fixture, observer)
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                let offCalls = turnOffCalls(fixture)
+
+                let answer = try await observer.command("home/reef/outlet/heater/set", "ON")
+                #expect(answer["status"] == "ok", "\(answer)")
+                #expect(answer["data"]?["interlock"]?.stringValue?.hasPrefix("overridden: ") == true, "\(answer)")
+                let overridden = try await event(observer, "interlock_overridden")
+                #expect(overridden["interlock"] == "heater")
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "overridden" && $0["release_at"] == .null }
+
+                // Several readings, still hot, and past the minimum off time: the user's ON stands.
+                let readings = fixture.calls(.temperature, "").count
+                try await waitUntil("more readings", timeout: .seconds(15)) { fixture.calls(.temperature, "").count >= readings + 4 }
+                try await Task.sleep(for: .seconds(3))
+                #expect(heaterIsOn(fixture) == true)
+                #expect(turnOffCalls(fixture) == offCalls)
+                #expect(try await observer.latest(Self.interlock)["state"] == "overridden")
+
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+                // Armed again, it trips again.
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28 }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                #expect(heaterIsOn(fixture) == false)
+            }
+        }
+    }
+
+    /// The smart-outlet service is away when the probe runs hot: nothing is switched, the
+    /// interlock stays armed; it trips at a reading once the service is back.
+    @Test func aTripThatFailsIsTriedAgainAtTheNextReading() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 600)) { fixture, observer in
+                fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+                _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "on" }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+                try await fixture.simulator.setFault(.down, on: .outlets)
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                _ = try await observer.latest("home/reef/probe/display-tank") { $0["value"] == 28.4 }
+                try await Task.sleep(for: .seconds(2))
+                #expect(try await observer.latest(Self.interlock)["state"] == "armed")
+
+                try await fixture.simulator.setFault(nil, on: .outlets)
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                #expect(heaterIsOn(fixture) == false)
+            }
+        }
+    }
+
+    /// A timed command's restore falls due while the heater is held off: it does not turn the
+    /// heater on; the hold took it over and puts the heater back on at its release.
+    @Test func aTimedCommandsRestoreWaitsForTheRelease() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 6)) { fixture, observer in
+                fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+                _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "on" }
+                let answer = try await observer.command("home/reef/outlet/heater/set", #"{"state":"off","for":2}"#)
+                #expect(answer["data"]?["restore_state"] == "on", "\(answer)")
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                _ = try await observer.latest("home/reef/outlet/heater") { $0["restore_at"] == .null }
+
+                try await Task.sleep(for: .seconds(3))
+                #expect(heaterIsOn(fixture) == false, "the timed command's restore fell due while the heater was held off")
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+                try await waitUntil("the heater is back on", timeout: .seconds(20)) { heaterIsOn(fixture) == true }
+                #expect(try await event(observer, "interlock_released")["state"] == "on")
+            }
+        }
+    }
+
+    /// The bridge stops while the heater is held off; the probe cools meanwhile; the next bridge
+    /// turns the heater back on.
+    @Test func theHoldOutlivesARestart() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 2)
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                try await heatUp(fixture, observer)
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+            }
+            #expect(heaterIsOn(fixture) == false)
+            try await Task.sleep(for: .seconds(2))
+            #expect(heaterIsOn(fixture) == false, "no bridge runs: nothing turns the heater on")
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                try await waitUntil("the heater is back on", timeout: .seconds(40)) { heaterIsOn(fixture) == true }
+                _ = try await event(observer, "interlock_released")
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("    - probe: Sump\n      outlet: Heater\n", "reef.interlocks[0].above"),
+        ("    - probe: Sump\n      above: hot\n      outlet: Heater\n", "reef.interlocks[0].above"),
+        ("    - probe: Sump\n      above: 500\n      outlet: Heater\n", "reef.interlocks[0].above"),
+        ("    - probe: Sump\n      above: 27\n", "reef.interlocks[0].outlet"),
+        ("    - above: 27\n      outlet: Heater\n", "reef.interlocks[0].probe"),
+        ("    - probe: Sump\n      above: 27\n      outlet: Heater\n      min_off: 0\n", "reef.interlocks[0].min_off"),
+        ("    - probe: Sump\n      above: 27\n      outlet: Heater\n      hysteresis: -1\n", "reef.interlocks[0].hysteresis"),
+        ("    - probe: Sump\n      above: 27\n      outlet: Heater\n      below: 20\n", "reef.interlocks[0].below"),
+        ("    - probe: Sump\n      above: 27\n      outlet: Heater\n    - probe: Display Tank\n      above: 28\n      outlet: heater\n",
+         "reef.interlocks[1].outlet"),
+    ])
+    func aBadInterlockStopsTheStartNamingItsKey(item: String, key: String) async throws {
+        let yaml = "reef:\n  url: http://127.0.0.1:1\n  username: a\n  password: b\n  interlocks:\n" + item
+        #expect {
+            _ = try ReefIntegrationFactory().make(
+                section: LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml)).section("reef"),
+                environment: IntegrationEnvironment(logger: testLogger("reef")))
+        } throws: { error in
+            "\(error)".contains(key)
+        }
+    }
+}
