@@ -30,6 +30,15 @@ struct RunningReefSimulator: RunningDemoUpstream {
           feed:
             outlets: ["Return Pump", "Heater"]
             default_minutes: 1
+          guard:
+            - probe: Display Tank
+              low: 24
+              high: 27
+          interlocks:
+            - probe: Display Tank
+              above: 27.5
+              outlet: Heater
+              min_off: 600
 
         """
     }
@@ -48,6 +57,8 @@ struct RunningReefSimulator: RunningDemoUpstream {
             "Feed mode: the return pump and the heater off for 2 minutes, each back as it was (or end it now):",
             "  \(publish) -t home/reef/\(ReefTopics.feedStart) -m 120",
             "  home2mqtt feed --for 2m --port \(broker.port)    home2mqtt feed --cancel --port \(broker.port)",
+            "The tank's guard (the display tank between 24 and 27 °C) and the heater's interlock (off above 27.5 °C):",
+            "  mosquitto_sub -h \(broker.host) -p \(broker.port) -v -t 'home/reef/alarm/#' -t 'home/reef/interlock/#'",
         ]
     }
 

@@ -40,6 +40,9 @@ import Testing
         #expect(demo.stdout.contains("mosquitto_pub -h 127.0.0.1 -p \(port) -t home/reef/outlet/heater/set -m ON"))
         _ = try await observer.latest("home/reef/outlet/heater", timeout: .seconds(20)) { $0["state"] == "off" }
         #expect(try await observer.command("home/reef/outlet/heater/set", "ON")["data"]?["state"] == "on")
+        // The guard and the interlock the banner shows how to watch.
+        #expect(demo.stdout.contains("-t 'home/reef/alarm/#' -t 'home/reef/interlock/#'"))
+        _ = try await observer.latest("home/reef/interlock/heater") { $0["state"] == "armed" }
         // "Why is this blocked?", asked as the banner shows: the tablet is in the Kids group.
         let question = #"{"domain":"play.games.example","client":"192.168.1.20"}"#
         #expect(demo.stdout.contains("-t home/pihole/search -m '\(question)'"))
