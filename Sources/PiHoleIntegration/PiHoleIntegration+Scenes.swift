@@ -46,8 +46,9 @@ extension PiHoleIntegration {
 
     /// For a scene's pause: blocking back on at the scene's end, on a Pi-hole where it was on.
     func promiseBlocking(of instance: PiHoleInstance, timers: IntegrationTimers) {
-        guard instance.snapshot.blocking == .enabled else { return }
-        timers.promiseToScene(key: Self.blockingRestorePrefix + instance.id, restore: ["pihole": .string(instance.id), "blocking": true])
+        timers.promiseToScene(key: Self.blockingRestorePrefix + instance.id) {
+            instance.snapshot.blocking == .enabled ? ["pihole": .string(instance.id), "blocking": true] : nil
+        }
     }
 
     private func restoreBlocking(_ timer: PersistedTimer) async -> Bool {

@@ -192,11 +192,20 @@ import UniFiSimulator
 
     @Test func aTargetTheUpstreamDoesNotHaveStopsTheStart() async throws {
         try await AllUpstreams.run { upstreams in
-            let yaml = "scenes:\n  - name: A\n    parts:\n      - pihole: all\n      - unifi_rule: Downtime nobody\n        enabled: true\n"
-            let run = try BridgeProcess(["run", "--config", try upstreams.configFile(sections: yaml)])
+            let yaml = "scenes:\n  - name: A\n    parts:\n      - pihole_group: Default\n        enabled: true\n      - unifi_rule: Downtime nobody\n        enabled: true\n"
+            let config = try upstreams.configFile(sections: yaml)
+            let run = try BridgeProcess(["run", "--config", config])
             let (status, _, stderr) = try await run.finish(timeout: .seconds(30))
             #expect(status == 78)
             #expect(stderr.contains("scenes[0].parts[1].unifi_rule: no console has a rule 'Downtime nobody'"), "\(stderr)")
+            // check-config reads the file alone; asked to, it asks the upstreams as run does.
+            #expect(try await BridgeProcess(["check-config", "--config", config]).finish().status == 0)
+            let asked = try await BridgeProcess(["check-config", "--upstream", "--config", config]).finish(timeout: .seconds(30))
+            #expect(asked.status == 78)
+            #expect(asked.stderr.contains("scenes[0].parts[1].unifi_rule: no console has a rule 'Downtime nobody'"), "\(asked.stderr)")
+            // The Pi-hole was asked for its groups, and logged out of after.
+            #expect(upstreams.piHole.loginCount > 0)
+            #expect(upstreams.piHole.sessionUserAgents.isEmpty)
         }
     }
 }

@@ -38,7 +38,7 @@ final class SceneIntegration: Integration {
 
     func run(context: IntegrationContext) async {
         await withDiscardingTaskGroup { group in
-            group.addTask { await context.timers.run { await self.end($0, context: context) } }
+            group.addTask { await context.timers.run { await self.carryOutRestore($0, context: context) } }
             group.addTask { await self.publishStates(context) }
         }
     }
@@ -63,6 +63,7 @@ final class SceneIntegration: Integration {
         return try result.get()
     }
 
+    /// The scene's time ran out, or restores left over are tried again.
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
         await end(timer, context: context)
     }

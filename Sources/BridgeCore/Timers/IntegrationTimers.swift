@@ -78,9 +78,11 @@ public struct IntegrationTimers: Sendable {
     }
 
     /// For a change whose end the upstream itself keeps (a Pi-hole's pause): when a scene carries
-    /// it out, the scene promises `restore` too, for its OFF; otherwise nothing is kept.
-    public func promiseToScene(key: String, restore: JSONValue) {
-        capture?.record(key: key, restore: restore)
+    /// it out, the scene promises what `restore` makes (`nil`: nothing to undo), for its OFF;
+    /// otherwise `restore` is not even asked.
+    public func promiseToScene(key: String, restore: () -> JSONValue?) {
+        guard let capture, let value = restore() else { return }
+        capture.record(key: key, restore: value)
     }
 
     public var pending: [PersistedTimer] {
