@@ -256,16 +256,32 @@ final class ReefInterlocks: Sendable {
         return answer
     }
 
-    /// A timed command's restore fell due: not carried out while an interlock holds the outlet
-    /// (the hold took it over), nor in the middle of a trip.
+    /// A restore fell due (a timed command's, a scene's): not carried out while an interlock holds
+    /// the outlet, nor in the middle of a trip. The hold takes it over: its release puts the outlet
+    /// back to what the restore promised, not to the state the trip found.
     func restoring(_ timer: PersistedTimer, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
         guard !interlocks.isEmpty, let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
         return await turns.run(id) { () async -> Bool in
-            guard holders(of: id, timers: timers).isEmpty else {
-                logger.notice("a timed command's restore is left to the interlock that holds the outlet", metadata: ["outlet": "\(id)"])
+            let holders = holders(of: id, timers: timers)
+            guard holders.isEmpty else {
+                for interlock in holders { await takeOver(timer.restore["state"], in: interlock, timers: timers) }
+                logger.notice("a restore is left to the interlock that holds the outlet", metadata: ["outlet": "\(id)"])
                 return true
             }
             return await restore()
+        }
+    }
+
+    /// The hold of `interlock` releases to `state` from now on, at the time it was due.
+    private func takeOver(_ state: JSONValue?, in interlock: ReefInterlockConfiguration, timers: IntegrationTimers) async {
+        let key = ReefTopics.interlockTimer(interlock.key)
+        guard let state, let hold = timers.pending(key: key), case .object(var restore) = hold.restore else { return }
+        restore["state"] = state
+        let left = Int64(max(1, hold.dueAt.timeIntervalSinceNow.rounded(.up)))
+        do {
+            try await timers.set(key: key, restore: .object(restore), after: .seconds(left))
+        } catch {
+            logger.error("a restore could not be handed to the interlock's hold", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
         }
     }
 

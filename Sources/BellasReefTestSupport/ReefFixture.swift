@@ -58,12 +58,14 @@ public struct ReefFixture: Sendable {
         await simulator.stop()
     }
 
-    /// Runs the bridge on `yaml` with the Reef integration, and an observer of `home/#` and discovery.
+    /// Runs the bridge on `yaml` with the Reef integration (and the scenes of `scenes:`, over it),
+    /// and an observer of `home/#` and discovery.
     public func runBridge(yaml: String, _ body: (ReefFixture, Observer) async throws -> Void) async throws {
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
         let integration = try ReefIntegrationFactory().make(
             section: configuration.section(ReefTopics.name), environment: IntegrationEnvironment(logger: testLogger("reef")))
-        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!]) {
+        let scenes = try configuration.scenes(over: [integration!])
+        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!] + (scenes.map { [$0] } ?? [])) {
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"]) { observer in
                 try await body(self, observer)
             }

@@ -157,6 +157,30 @@ import Testing
         }
     }
 
+    /// A scene turns the heater on; the tank runs hot and the interlock holds it off; the scene's
+    /// OFF comes during the hold. The release puts back what was there before the scene (off), not
+    /// the "on" the trip found.
+    @Test func aScenesEndDuringAHoldIsWhatTheReleasePutsBack() async throws {
+        let scene = "scenes:\n  - name: Warm\n    parts:\n      - reef_outlet: Heater\n        state: on\n"
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 4) + scene) { fixture, observer in
+                _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "off" }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+                #expect(try await observer.command("home/scene/warm/set", "ON")["status"] == "ok")
+                #expect(heaterIsOn(fixture) == true)
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                #expect(heaterIsOn(fixture) == false)
+                let off = try await observer.command("home/scene/warm/set", "OFF")
+                #expect(off["status"] == "ok", "\(off)")
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+                #expect(try await event(observer, "interlock_released")["state"] == "off")
+                #expect(heaterIsOn(fixture) == false, "back as before the scene, not as the trip found it")
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+            }
+        }
+    }
+
     /// The bridge stops while the heater is held off; the probe cools meanwhile; the next bridge
     /// turns the heater back on.
     @Test func theHoldOutlivesARestart() async throws {
