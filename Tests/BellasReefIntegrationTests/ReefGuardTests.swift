@@ -56,13 +56,6 @@ import Testing
         ("    - probe: Sump\n      high: 27\n      colour: red\n", "reef.guard[0]"),
     ])
     func aBadGuardStopsTheStartNamingItsKey(guardItem: String, key: String) async throws {
-        let yaml = "reef:\n  url: http://127.0.0.1:1\n  username: a\n  password: b\n  guard:\n" + guardItem
-        #expect {
-            _ = try ReefIntegrationFactory().make(
-                section: LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml)).section("reef"),
-                environment: IntegrationEnvironment(logger: testLogger("reef")))
-        } throws: { error in
-            "\(error)".contains(key)
-        }
+        #expect(reefConfigurationRefuses("guard", guardItem, naming: key))
     }
 }

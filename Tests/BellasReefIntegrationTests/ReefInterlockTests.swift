@@ -215,13 +215,6 @@ import Testing
          "reef.interlocks[1].outlet"),
     ])
     func aBadInterlockStopsTheStartNamingItsKey(item: String, key: String) async throws {
-        let yaml = "reef:\n  url: http://127.0.0.1:1\n  username: a\n  password: b\n  interlocks:\n" + item
-        #expect {
-            _ = try ReefIntegrationFactory().make(
-                section: LoadedConfiguration(tree: ConfigTree.parse(yaml: yaml)).section("reef"),
-                environment: IntegrationEnvironment(logger: testLogger("reef")))
-        } throws: { error in
-            "\(error)".contains(key)
-        }
+        #expect(reefConfigurationRefuses("interlocks", item, naming: key))
     }
 }
