@@ -45,7 +45,8 @@ final class ReefInterlocks: Sendable {
     private let logger: Logger
     private let state = Mutex(State())
     private let tripAsked = Wakeup()
-    private let turns = OutletTurns()
+    /// One outlet at a time: a trip, a release, a restore and a user's command.
+    private let turns = Turns()
 
     init(configuration: [ReefInterlockConfiguration], services: ReefServices, control: ReefOutletControl, logger: Logger) {
         interlocks = configuration

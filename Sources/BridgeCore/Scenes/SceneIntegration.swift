@@ -19,6 +19,8 @@ final class SceneIntegration: Integration {
     private let participants: [String: any Integration]
     /// Signalled after every change to a promise, for the state to go out.
     private let changed = Wakeup()
+    /// One scene at a time: its commands, and its time running out.
+    private let turns = Turns()
 
     init(scenes: [Scene], participants: [any Integration]) {
         self.scenes = scenes
@@ -54,9 +56,11 @@ final class SceneIntegration: Integration {
         // In a task of its own, which the command's time limit does not cancel: parts applied
         // upstream are always written into the promise, even when the answer came too late.
         let result = await Task(executorPreference: BridgeEventLoop.taskExecutor) {
-            switch command {
-            case .on(_, let duration): await self.turnOn(scene, for: duration, context: context)
-            case .off: await self.turnOff(scene, context: context)
+            await self.turns.run(scene.key) {
+                switch command {
+                case .on(_, let duration): await self.turnOn(scene, for: duration, context: context)
+                case .off: await self.turnOff(scene, context: context)
+                }
             }
         }.value
         changed.signal()
@@ -65,7 +69,7 @@ final class SceneIntegration: Integration {
 
     /// The scene's time ran out, or restores left over are tried again.
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        await end(timer, context: context)
+        await turns.run(timer.key) { await end(timer, context: context) }
     }
 
     /// Nothing upstream: the parts' integrations hold the sessions.
@@ -167,6 +171,8 @@ final class SceneIntegration: Integration {
     /// The scene's time ran out (or a restore left over is tried again). - Returns: whether every
     /// part is restored; if not, the promise now holds only what is left.
     private func end(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
+        // An ON (or OFF) that had the scene's turn while this waited made its own promise, or kept none.
+        guard context.timers.pending(key: timer.key) == timer else { return true }
         let left = await restore(ScenePromise(timer).restores, context: context)
         defer { changed.signal() }
         if let scene = scenes.first(where: { $0.key == timer.key }) { announceOff(scene, left: left, context: context) }
