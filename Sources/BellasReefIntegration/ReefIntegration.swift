@@ -37,10 +37,13 @@ final class ReefIntegration: Integration {
         probes = ReefProbePoller(services: services, logger: logger)
         outlets = ReefOutletPoller(services: services)
         control = ReefOutletControl(services: services, poller: outlets, logger: logger)
+        let interlocks = ReefInterlocks(configuration: configuration.interlocks, services: services, control: control, logger: logger)
+        self.interlocks = interlocks
         let services = services, control = control
-        feed = configuration.feed.map { ReefFeed(configuration: $0, services: services, control: control, logger: logger) }
+        feed = configuration.feed.map {
+            ReefFeed(configuration: $0, services: services, control: control, interlocks: interlocks, logger: logger)
+        }
         probeGuard = configuration.probeGuard.map { ReefGuard(configuration: $0, logger: logger) }
-        interlocks = ReefInterlocks(configuration: configuration.interlocks, services: services, control: control, logger: logger)
     }
 
     let configurationHints = [
@@ -122,7 +125,7 @@ final class ReefIntegration: Integration {
     /// A timer's promise, or a scene's: the feed's end, an interlock's release, or an outlet back
     /// as it was (once no interlock holds it).
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        if timer.key == ReefTopics.feedTimer, let feed { return await feed.restore(timer) }
+        if timer.key == ReefTopics.feedTimer, let feed { return await feed.restore(timer, timers: context.timers) }
         if ReefTopics.interlockKey(ofTimer: timer.key) != nil { return await interlocks.release(timer, context: context) }
         return await interlocks.restoring(timer, timers: context.timers) { await self.control.restore(timer) }
     }

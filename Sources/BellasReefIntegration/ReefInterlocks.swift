@@ -261,16 +261,29 @@ final class ReefInterlocks: Sendable {
     /// the outlet, nor in the middle of a trip. The hold takes it over: its release puts the outlet
     /// back to what the restore promised, not to the state the trip found.
     func restoring(_ timer: PersistedTimer, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
-        guard !interlocks.isEmpty, let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
+        guard let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
+        return await restoring(outletID: id, to: timer.restore["state"], timers: timers, restore)
+    }
+
+    /// The same for one outlet of a promise that holds several (the feed's end).
+    func restoring(outletID id: String, to state: JSONValue?, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
+        guard !interlocks.isEmpty else { return await restore() }
         return await turns.run(id) { () async -> Bool in
             let holders = holders(of: id, timers: timers)
             guard holders.isEmpty else {
-                for interlock in holders { await takeOver(timer.restore["state"], in: interlock, timers: timers) }
+                for interlock in holders { await takeOver(state, in: interlock, timers: timers) }
                 logger.notice("a restore is left to the interlock that holds the outlet", metadata: ["outlet": "\(id)"])
                 return true
             }
             return await restore()
         }
+    }
+
+    /// `body` in the outlet's turn, or `nil` when an interlock holds the outlet: feed mode leaves
+    /// a held outlet to its hold (it is off already, and the release knows what comes back).
+    func unlessHeld<T: Sendable>(outletID id: String, timers: IntegrationTimers, _ body: () async -> T) async -> T? {
+        guard !interlocks.isEmpty else { return await body() }
+        return await turns.run(id) { () async -> T? in holders(of: id, timers: timers).isEmpty ? await body() : nil }
     }
 
     /// The hold of `interlock` releases to `state` from now on, at the time it was due.

@@ -181,6 +181,36 @@ import Testing
         }
     }
 
+    /// Feed mode turns the heater off; the tank runs hot and the interlock holds it; the feed's end
+    /// falls during the hold and leaves the heater off; a feed started during the hold leaves it
+    /// alone. The release puts back what was there before the first feed (on).
+    @Test func aFeedsEndDuringAHoldLeavesTheOutletToTheRelease() async throws {
+        let feed = "  feed:\n    outlets: [Heater]\n    default_minutes: 10\n"
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 8) + feed) { fixture, observer in
+                fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+                _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "on" }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+                #expect(try await observer.command("home/reef/feed/start", #"{"for":3}"#)["status"] == "ok")
+                #expect(heaterIsOn(fixture) == false)
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                _ = try await observer.latest("home/reef/feed", timeout: .seconds(10)) { $0["active"] == false }
+                #expect(heaterIsOn(fixture) == false, "the feed's end fell during the hold")
+
+                let second = try await observer.command("home/reef/feed/start", #"{"for":2}"#)
+                #expect(second["data"]?["outlets"]?["heater"] == "held off by an interlock", "\(second)")
+                _ = try await observer.latest("home/reef/feed") { $0["active"] == true }
+                _ = try await observer.latest("home/reef/feed", timeout: .seconds(10)) { $0["active"] == false }
+                #expect(try await observer.latest(Self.interlock)["state"] == "tripped", "the second feed ended during the hold")
+
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+                #expect(try await event(observer, "interlock_released")["state"] == "on")
+                try await waitUntil("the heater is back on", timeout: .seconds(10)) { heaterIsOn(fixture) == true }
+            }
+        }
+    }
+
     /// The bridge stops while the heater is held off; the probe cools meanwhile; the next bridge
     /// turns the heater back on.
     @Test func theHoldOutlivesARestart() async throws {
