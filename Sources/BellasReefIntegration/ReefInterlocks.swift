@@ -30,6 +30,8 @@ final class ReefInterlocks: Sendable {
         var failures: [String: (error: String, at: Date)] = [:]
         /// Interlocks whose probe the controller does not list (logged once: such an interlock never acts).
         var probeMissing: Set<String> = []
+        /// Tripped interlocks whose outlet a reading saw on, to be read again by `run`.
+        var seenOnWhileHeld: Set<String> = []
     }
 
     /// What a judging changed, to be logged.
@@ -76,6 +78,10 @@ final class ReefInterlocks: Sendable {
             var asked = false
             for interlock in interlocks {
                 guard let status = state.statuses[interlock.key] else { continue }
+                if status.phase == .tripped, let outlet = snapshot.outlet(named: interlock.outlet),
+                   outlet.lastState?.isOn == true, let seen = outlet.lastSeen, seen > status.since {
+                    asked = state.seenOnWhileHeld.insert(interlock.key).inserted || asked
+                }
                 guard let probe = snapshot.probe(named: interlock.probe) else {
                     if snapshot.probesListed, state.probeMissing.insert(interlock.key).inserted { changes.probeMissing.append(interlock) }
                     continue
@@ -110,13 +116,17 @@ final class ReefInterlocks: Sendable {
         }
     }
 
-    /// Carries out the trips `judge` asks for, until cancelled: apart from the publishing, so that
-    /// a plug that takes its time holds up no state.
+    /// Carries out the trips `judge` asks for, and reads again the held outlets it saw on, until
+    /// cancelled: apart from the publishing, so that a plug that takes its time holds up no state.
     func run(_ context: IntegrationContext) async {
         while !Task.isCancelled {
             for key in state.withLock({ $0.tripping }).sorted() {
                 guard let interlock = interlocks.first(where: { $0.key == key }) else { continue }
                 await trip(interlock, context)
+            }
+            for key in state.withLock({ $0.seenOnWhileHeld }).sorted() {
+                guard let interlock = interlocks.first(where: { $0.key == key }) else { continue }
+                await noticeSwitchedOn(interlock, context)
             }
             await tripAsked.wait(atMost: .seconds(60))
         }
@@ -234,27 +244,59 @@ final class ReefInterlocks: Sendable {
     private func overriding(_ answer: JSONValue, outletID id: String, context: IntegrationContext) async -> JSONValue {
         var answer = answer
         for interlock in holders(of: id, timers: context.timers) {
-            do {
-                try await context.timers.cancel(key: ReefTopics.interlockTimer(interlock.key))
-            } catch {
-                logger.error("an overridden interlock's hold could not be dropped", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
-            }
-            state.withLock { $0.statuses[interlock.key] = Status(phase: .overridden, since: Date()) }
-            let above = JSONValue.number(interlock.rule.above).encodedString()
-            let rearm = JSONValue.number(((interlock.rule.above - interlock.rule.hysteresis) * 100).rounded() / 100).encodedString()
-            let text = "overridden: this command wins over the interlock on \(interlock.probe) above \(above), "
-                + "which will not turn the outlet back on; it watches again once \(interlock.probe) is at or below \(rearm)"
-            logger.warning("a command overrides an interlock that held its outlet off", metadata: metadata(interlock))
-            context.publishEvent("interlock_overridden", [
-                "interlock": .string(interlock.key), "probe": .string(interlock.probe), "outlet": .string(interlock.outlet),
-            ])
+            let text = await override(interlock, by: .command, context: context)
             if case .object(var fields) = answer {
-                fields["interlock"] = .string(text)
+                fields["interlock"] = .string("overridden: this command \(text)")
                 answer = .object(fields)
             }
-            services.state.changed.signal()
         }
         return answer
+    }
+
+    /// A reading saw the held outlet on: someone switched it on outside the bridge (the
+    /// controller's own page or button). Read again in the outlet's turn, since that reading may
+    /// have begun before the trip: if it is on, that person wins, as a command sent here would.
+    private func noticeSwitchedOn(_ interlock: ReefInterlockConfiguration, _ context: IntegrationContext) async {
+        state.withLock { _ = $0.seenOnWhileHeld.remove(interlock.key) }
+        guard let id = context.timers.pending(key: ReefTopics.interlockTimer(interlock.key))?.restore["outlet"]?.stringValue else { return }
+        await turns.run(id) { () async in
+            guard holders(of: id, timers: context.timers).contains(where: { $0.key == interlock.key }),
+                  (try? await services.upstream.call(.outlets) { try await $0.outletState(id) })?.isOn == true
+            else { return }
+            _ = await override(interlock, by: .outside, context: context)
+        }
+    }
+
+    /// Who ended a hold, as `interlock_overridden` says.
+    private enum Overrider: String {
+        /// A command sent to the bridge (a scene's part too).
+        case command
+        /// The outlet was switched on without the bridge.
+        case outside
+    }
+
+    /// Ends `interlock`'s hold: the interlock will not turn the outlet back on, and watches again
+    /// once its probe is back down. - Returns: what the winner does, for the command's answer.
+    private func override(_ interlock: ReefInterlockConfiguration, by overrider: Overrider, context: IntegrationContext) async -> String {
+        do {
+            try await context.timers.cancel(key: ReefTopics.interlockTimer(interlock.key))
+        } catch {
+            logger.error("an overridden interlock's hold could not be dropped", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
+        }
+        state.withLock { $0.statuses[interlock.key] = Status(phase: .overridden, since: Date()) }
+        let above = JSONValue.number(interlock.rule.above).encodedString()
+        let rearm = JSONValue.number(((interlock.rule.above - interlock.rule.hysteresis) * 100).rounded() / 100).encodedString()
+        switch overrider {
+        case .command: logger.warning("a command overrides an interlock that held its outlet off", metadata: metadata(interlock))
+        case .outside: logger.warning("the outlet was switched on outside the bridge while its interlock held it off: that wins, the hold ends", metadata: metadata(interlock))
+        }
+        context.publishEvent("interlock_overridden", [
+            "interlock": .string(interlock.key), "probe": .string(interlock.probe), "outlet": .string(interlock.outlet),
+            "by": .string(overrider.rawValue),
+        ])
+        services.state.changed.signal()
+        return "wins over the interlock on \(interlock.probe) above \(above), which will not turn the outlet back on; "
+            + "it watches again once \(interlock.probe) is at or below \(rearm)"
     }
 
     /// A restore fell due (a timed command's, a scene's): not carried out while an interlock holds

@@ -94,6 +94,7 @@ import Testing
                 #expect(answer["data"]?["interlock"]?.stringValue?.hasPrefix("overridden: ") == true, "\(answer)")
                 let overridden = try await event(observer, "interlock_overridden")
                 #expect(overridden["interlock"] == "heater")
+                #expect(overridden["by"] == "command")
                 _ = try await observer.latest(Self.interlock) { $0["state"] == "overridden" && $0["release_at"] == .null }
 
                 // Several readings, still hot, and past the minimum off time: the user's ON stands.
@@ -110,6 +111,31 @@ import Testing
                 fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28 }
                 _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
                 #expect(heaterIsOn(fixture) == false)
+            }
+        }
+    }
+
+    /// Someone switches the held heater on at the controller itself: that wins as a command sent
+    /// to the bridge does, and is said (the state, the event), not fought.
+    @Test func anOutletSwitchedOnOutsideTheBridgeDuringAHoldEndsItAndSaysSo() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 60)) { fixture, observer in
+                try await heatUp(fixture, observer)
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                let offCalls = turnOffCalls(fixture)
+
+                fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+                let overridden = try await event(observer, "interlock_overridden")
+                #expect(overridden["interlock"] == "heater")
+                #expect(overridden["by"] == "outside")
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "overridden" && $0["release_at"] == .null }
+                let readings = fixture.calls(.outlets, "").count
+                try await waitUntil("more outlet readings", timeout: .seconds(15)) { fixture.calls(.outlets, "").count >= readings + 4 }
+                #expect(heaterIsOn(fixture) == true)
+                #expect(turnOffCalls(fixture) == offCalls)
+
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
             }
         }
     }
