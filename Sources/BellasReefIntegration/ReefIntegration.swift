@@ -67,17 +67,18 @@ final class ReefIntegration: Integration {
             group.addTask {
                 await context.timers.run { await self.carryOutRestore($0, context: context) }
             }
-            group.addTask { await self.loop(self.configuration.metricsInterval) { await self.core.poll() } }
+            group.addTask { await self.loop(.core, every: self.configuration.metricsInterval) { await self.core.poll() } }
             if services.contains(.temperature) {
-                group.addTask { await self.loop(self.configuration.temperatureInterval) { await self.probes.poll() } }
+                group.addTask { await self.loop(.temperature, every: self.configuration.temperatureInterval) { await self.probes.poll() } }
             }
             if services.contains(.outlets) {
                 group.addTask {
                     // The outlets' state reads run in this group of their own: a slow one outlives its poll.
                     await withDiscardingTaskGroup { reads in
+                        var pace = PollPace(interval: self.configuration.outletsInterval)
                         while !Task.isCancelled {
                             await self.outlets.poll(in: &reads)
-                            try? await Task.sleep(for: self.configuration.outletsInterval)
+                            try? await Task.sleep(for: pace.next(afterSuccess: self.answered(.outlets)))
                         }
                     }
                 }
@@ -85,11 +86,17 @@ final class ReefIntegration: Integration {
         }
     }
 
-    private func loop(_ interval: Duration, _ poll: @Sendable () async -> Void) async {
+    private func loop(_ service: BellasReefService, every interval: Duration, _ poll: @Sendable () async -> Void) async {
+        var pace = PollPace(interval: interval)
         while !Task.isCancelled {
             await poll()
-            try? await Task.sleep(for: interval)
+            try? await Task.sleep(for: pace.next(afterSuccess: answered(service)))
         }
+    }
+
+    /// Whether `service`'s last poll was answered.
+    private func answered(_ service: BellasReefService) -> Bool {
+        services.state.read { $0.services[service]?.available ?? false }
     }
 
     /// The one place state goes out: after every change, in the order the changes were made.

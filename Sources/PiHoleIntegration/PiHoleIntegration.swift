@@ -71,16 +71,20 @@ final class PiHoleIntegration: Integration {
         }
     }
 
-    /// Reads every Pi-hole each poll interval, and soon after a pause ends. A command's signal
+    /// Reads every Pi-hole each poll interval (sooner after a read that failed: `PollPace`), and
+    /// soon after a pause ends. A command's signal
     /// wakes the loop to plan again (a pause it just started may end before the next poll), not to
     /// read: the command's answer carried the state it changed. Reading every Pi-hole after each
     /// command multiplied a burst's requests by the number of Pi-holes. A re-plan only ever brings the planned poll closer, so a stream of
     /// commands cannot put it off.
     private func pollBlocking() async {
         var lastPoll = ContinuousClock.now
+        var pace = PollPace(interval: configuration.pollInterval)
+        // `run` read once just before.
+        var wait = pace.next(afterSuccess: instances.allSatisfy(\.snapshot.available))
         var planned: ContinuousClock.Instant?
         while !Task.isCancelled {
-            let due = min(planned ?? .now + .seconds(86_400), nextPollDue(after: lastPoll))
+            let due = min(planned ?? .now + .seconds(86_400), nextPollDue(after: lastPoll, wait: wait))
             planned = due
             if due > .now {
                 await replanPoll.wait(atMost: due - .now)
@@ -88,6 +92,7 @@ final class PiHoleIntegration: Integration {
             }
             await refreshBlocking()
             lastPoll = .now
+            wait = pace.next(afterSuccess: instances.allSatisfy(\.snapshot.available))
             planned = nil
         }
     }
@@ -152,8 +157,8 @@ final class PiHoleIntegration: Integration {
     }
 
     /// A poll interval after the last poll, or sooner where a paused Pi-hole resumes.
-    private func nextPollDue(after lastPoll: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        var due = lastPoll + configuration.pollInterval
+    private func nextPollDue(after lastPoll: ContinuousClock.Instant, wait: Duration) -> ContinuousClock.Instant {
+        var due = lastPoll + wait
         for instance in instances {
             guard let resumesAt = instance.snapshot.currentResumesAt else { continue }
             let untilResume = Duration.milliseconds(Int64(resumesAt.timeIntervalSinceNow * 1000)) + Self.resumeCheckDelay

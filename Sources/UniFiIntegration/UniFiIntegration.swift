@@ -67,9 +67,11 @@ final class UniFiIntegration: Integration {
     }
 
     private func poll() async {
+        var pace = PollPace(interval: configuration.pollInterval)
         while !Task.isCancelled {
             await refreshAll()
-            await pollNow.wait(atMost: configuration.pollInterval)
+            let everyConsoleRead = await statuses().allSatisfy(\.status.available)
+            await pollNow.wait(atMost: pace.next(afterSuccess: everyConsoleRead))
         }
     }
 

@@ -90,6 +90,23 @@ import Testing
         }
     }
 
+    /// The temperature service fails its first poll, with an hour between polls: the bridge reads
+    /// it again within seconds, not an hour later.
+    @Test func aFailedPollIsTriedAgainSoonNotAfterTheWholeInterval() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.simulator.setFault(.serverError, on: .temperature)
+            let yaml = ReefFixture.yaml(fixture.simulator, settings: ["temperature_interval": "3600"])
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                _ = try await observer.latest("home/reef/temperature/availability") { $0 == "offline" }
+                let failedAt = ContinuousClock.now
+                try await fixture.simulator.setFault(nil, on: .temperature)
+                _ = try await observer.latest("home/reef/probe/sump", timeout: .seconds(30)) { $0["status"] == "ok" }
+                #expect(ContinuousClock.now - failedAt < .seconds(20), "read again after \(ContinuousClock.now - failedAt)")
+                #expect(try await observer.latest("home/reef/temperature/availability") == "online")
+            }
+        }
+    }
+
     @Test func outletsAndProbesThatComeAndGoAddAndRemoveTheirEntities() async throws {
         try await ReefFixture.run { fixture, observer in
             let heaterConfig = "homeassistant/switch/home2mqtt_home/reef_outlet_\(Outlets.heater)/config"

@@ -62,6 +62,21 @@ import Testing
         }
     }
 
+    /// The first poll meets an internal error, with an hour between polls: the bridge reads again
+    /// within seconds, not an hour later.
+    @Test func aFailedPollIsTriedAgainSoonNotAfterTheWholeInterval() async throws {
+        try await PiHoleFixture.withLastingSimulator { simulator, fixture in
+            try await simulator.setFault(.serverError)
+            try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator], pollInterval: 3600)) { _, observer in
+                _ = try await observer.latest("home/pihole/main") { $0["error"] != .null && $0["error"] != nil }
+                let failedAt = ContinuousClock.now
+                try await simulator.setFault(nil)
+                _ = try await observer.latest("home/pihole/main", timeout: .seconds(30)) { $0["available"] == true }
+                #expect(ContinuousClock.now - failedAt < .seconds(20), "read again after \(ContinuousClock.now - failedAt)")
+            }
+        }
+    }
+
     @Test func twoFactorAuthenticationSaysToUseAnAppPasswordAndBacksOff() async throws {
         try await PiHoleFixture.withLastingSimulator(prepare: { $0.setTwoFactor(appPassword: "app password") }) { simulator, fixture in
             try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { _, observer in

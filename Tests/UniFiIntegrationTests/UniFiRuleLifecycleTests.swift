@@ -15,7 +15,7 @@ private typealias F = UniFiSimulatorFixtures
     @Test func rulesRenamedAddedAndDeletedBehindTheBridgesBack() async throws {
         try await UniFiFixture.withSimulator { fixture in
             try await fixture.runBridge { observer in
-                _ = try await observer.recorder.first(timeout: .seconds(10)) { $0.topic == leoSwitch && !$0.payload.isEmpty }
+                _ = try await observer.recorder.first(timeout: .seconds(20)) { $0.topic == leoSwitch && !$0.payload.isEmpty }
                 let guest = "homeassistant/binary_sensor/home2mqtt_home/unifi_rule_\(F.derivedRuleID)/config"
                 _ = try await observer.recorder.first(timeout: .seconds(5)) { $0.topic == guest && !$0.payload.isEmpty }
 
@@ -42,6 +42,25 @@ private typealias F = UniFiSimulatorFixtures
                 #expect(renamed["name"] == "Downtime Emily")
                 let index = try await observer.latest("home/unifi/rules") { $0["downtime-mia"] != nil }
                 #expect(Set((index.objectValue ?? [:]).keys) == ["downtime-emily", "downtime-tablet", "downtime-guest-derived", "downtime-mia"])
+            }
+        }
+    }
+
+    /// The rules' first read loses its answer (the connection closed mid-response), with an hour
+    /// between polls: the bridge reads again within seconds, not an hour later.
+    @Test func aLostAnswerIsReadAgainSoonNotAfterTheWholeInterval() async throws {
+        try await UniFiFixture.withSimulator(prepare: { simulator in
+            simulator.addDowntimeExamples()
+            simulator.inject(.dropConnections, pathContaining: "acl-rules")
+        }) { fixture in
+            let yaml = fixture.yaml().replacingOccurrences(of: "poll_interval: 5", with: "poll_interval: 3600")
+            try await fixture.runBridge(yaml: yaml) { observer in
+                _ = try await observer.latest("home/unifi/controller/home") { $0["error"] != .null && $0["error"] != nil }
+                let failedAt = ContinuousClock.now
+                fixture.simulator.clearFaults()
+                _ = try await observer.latest("home/unifi/rules", timeout: .seconds(30)) { $0["downtime-leo"] != nil }
+                #expect(ContinuousClock.now - failedAt < .seconds(20), "read again after \(ContinuousClock.now - failedAt)")
+                #expect(try await observer.latest("home/unifi/availability") == "online")
             }
         }
     }
