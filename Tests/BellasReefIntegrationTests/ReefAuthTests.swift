@@ -14,11 +14,12 @@ import Testing
 
     @Test func aShortLivedTokenIsRenewedBeforeItExpires() async throws {
         var options = BellasReefSimulator.Options()
-        // Renewal comes with a tenth of the lifetime left: 1 s here, room enough for a loaded machine.
-        options.tokenLifetime = .seconds(10)
+        // Renewal comes with a tenth of the lifetime left: 3 s here (a real one's is 360 s). With
+        // 1 s, a request or the renewal's login slowed by the suite's own load met an expired token.
+        options.tokenLifetime = .seconds(30)
         try await ReefFixture.run(options: options) { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
-            try await waitUntil("a renewal", timeout: .seconds(20)) { fixture.simulator.loginCount >= 2 }
+            try await waitUntil("a renewal", timeout: .seconds(45)) { fixture.simulator.loginCount >= 2 }
             try await Task.sleep(for: .seconds(1))
             // Every token was replaced before its exp: no request was refused and sent again.
             #expect(retriedPaths(fixture.simulator.requests(.core)) == [])

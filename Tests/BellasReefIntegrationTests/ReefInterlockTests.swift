@@ -48,6 +48,18 @@ import Testing
         fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
     }
 
+    /// Runs `body` once the tank ran hot and the interlock holds the heater off, with the number
+    /// of turn-offs the plug had by then.
+    private func withHeaterHeldOff(minOff: Int, _ body: (ReefFixture, Observer, Int) async throws -> Void) async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: minOff)) { fixture, observer in
+                try await heatUp(fixture, observer)
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                try await body(fixture, observer, turnOffCalls(fixture))
+            }
+        }
+    }
+
     @Test func aHotProbeTurnsTheHeaterOffForAtLeastMinOffThenBackOn() async throws {
         try await ReefFixture.withLastingSimulator { fixture in
             try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 8)) { fixture, observer in
@@ -83,60 +95,48 @@ import Testing
     /// A user's ON while the heater is held off wins: the bridge does not turn it off again, though
     /// the probe is still hot, nor later; it watches again once the probe is back down.
     @Test func aUsersLaterCommandWinsAndTheInterlockRearmsOnceCooled() async throws {
-        try await ReefFixture.withLastingSimulator { fixture in
-            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 3)) { fixture, observer in
-                try await heatUp(fixture, observer)
-                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
-                let offCalls = turnOffCalls(fixture)
+        try await withHeaterHeldOff(minOff: 3) { fixture, observer, offCalls in
+            let answer = try await observer.command("home/reef/outlet/heater/set", "ON")
+            #expect(answer["status"] == "ok", "\(answer)")
+            #expect(answer["data"]?["interlock"]?.stringValue?.hasPrefix("overridden: ") == true, "\(answer)")
+            let overridden = try await event(observer, "interlock_overridden")
+            #expect(overridden["interlock"] == "heater")
+            #expect(overridden["by"] == "command")
+            _ = try await observer.latest(Self.interlock) { $0["state"] == "overridden" && $0["release_at"] == .null }
 
-                let answer = try await observer.command("home/reef/outlet/heater/set", "ON")
-                #expect(answer["status"] == "ok", "\(answer)")
-                #expect(answer["data"]?["interlock"]?.stringValue?.hasPrefix("overridden: ") == true, "\(answer)")
-                let overridden = try await event(observer, "interlock_overridden")
-                #expect(overridden["interlock"] == "heater")
-                #expect(overridden["by"] == "command")
-                _ = try await observer.latest(Self.interlock) { $0["state"] == "overridden" && $0["release_at"] == .null }
+            // Several readings, still hot, and past the minimum off time: the user's ON stands.
+            let readings = fixture.calls(.temperature, "").count
+            try await waitUntil("more readings", timeout: .seconds(15)) { fixture.calls(.temperature, "").count >= readings + 4 }
+            try await Task.sleep(for: .seconds(3))
+            #expect(heaterIsOn(fixture) == true)
+            #expect(turnOffCalls(fixture) == offCalls)
+            #expect(try await observer.latest(Self.interlock)["state"] == "overridden")
 
-                // Several readings, still hot, and past the minimum off time: the user's ON stands.
-                let readings = fixture.calls(.temperature, "").count
-                try await waitUntil("more readings", timeout: .seconds(15)) { fixture.calls(.temperature, "").count >= readings + 4 }
-                try await Task.sleep(for: .seconds(3))
-                #expect(heaterIsOn(fixture) == true)
-                #expect(turnOffCalls(fixture) == offCalls)
-                #expect(try await observer.latest(Self.interlock)["state"] == "overridden")
-
-                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
-                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
-                // Armed again, it trips again.
-                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28 }
-                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
-                #expect(heaterIsOn(fixture) == false)
-            }
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+            _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
+            // Armed again, it trips again.
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28 }
+            _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+            #expect(heaterIsOn(fixture) == false)
         }
     }
 
     /// Someone switches the held heater on at the controller itself: that wins as a command sent
     /// to the bridge does, and is said (the state, the event), not fought.
     @Test func anOutletSwitchedOnOutsideTheBridgeDuringAHoldEndsItAndSaysSo() async throws {
-        try await ReefFixture.withLastingSimulator { fixture in
-            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 60)) { fixture, observer in
-                try await heatUp(fixture, observer)
-                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
-                let offCalls = turnOffCalls(fixture)
+        try await withHeaterHeldOff(minOff: 60) { fixture, observer, offCalls in
+            fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+            let overridden = try await event(observer, "interlock_overridden")
+            #expect(overridden["interlock"] == "heater")
+            #expect(overridden["by"] == "outside")
+            _ = try await observer.latest(Self.interlock) { $0["state"] == "overridden" && $0["release_at"] == .null }
+            let readings = fixture.calls(.outlets, "").count
+            try await waitUntil("more outlet readings", timeout: .seconds(15)) { fixture.calls(.outlets, "").count >= readings + 4 }
+            #expect(heaterIsOn(fixture) == true)
+            #expect(turnOffCalls(fixture) == offCalls)
 
-                fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
-                let overridden = try await event(observer, "interlock_overridden")
-                #expect(overridden["interlock"] == "heater")
-                #expect(overridden["by"] == "outside")
-                _ = try await observer.latest(Self.interlock) { $0["state"] == "overridden" && $0["release_at"] == .null }
-                let readings = fixture.calls(.outlets, "").count
-                try await waitUntil("more outlet readings", timeout: .seconds(15)) { fixture.calls(.outlets, "").count >= readings + 4 }
-                #expect(heaterIsOn(fixture) == true)
-                #expect(turnOffCalls(fixture) == offCalls)
-
-                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
-                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
-            }
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+            _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
         }
     }
 
