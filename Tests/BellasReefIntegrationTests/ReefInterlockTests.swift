@@ -9,7 +9,7 @@ import Testing
 
 /// The tank's interlocks: a heater that sticks on is turned off when its probe runs hot, held off
 /// for a while, then back on; a user's later command wins; the hold outlives a restart.
-@Suite(.serialized) struct ReefInterlockTests {
+@Suite struct ReefInterlockTests {
     static let display = "000000bd3685"
     static let interlock = "home/reef/interlock/heater"
 
