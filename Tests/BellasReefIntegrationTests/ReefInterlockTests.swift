@@ -250,11 +250,14 @@ import Testing
             try await Task.sleep(for: .seconds(2))
             #expect(heaterIsOn(fixture) == false, "no bridge runs: nothing turns the heater on")
             fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+            // Subscribed before the bridge starts: the release may come before its observer's subscription.
+            let events = try await Observer(fixture.broker, subscribe: ["home/bridge/event"])
             try await fixture.runBridge(yaml: yaml) { fixture, observer in
                 try await waitUntil("the heater is back on", timeout: .seconds(40)) { heaterIsOn(fixture) == true }
-                _ = try await event(observer, "interlock_released")
+                _ = try await event(events, "interlock_released")
                 _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
             }
+            await events.disconnect()
         }
     }
 
