@@ -72,10 +72,10 @@ final class PiHoleIntegration: Integration {
     }
 
     /// Reads every Pi-hole each poll interval (sooner after a read that failed: `PollPace`), and
-    /// soon after a pause ends. A command's signal
-    /// wakes the loop to plan again (a pause it just started may end before the next poll), not to
-    /// read: the command's answer carried the state it changed. Reading every Pi-hole after each
-    /// command multiplied a burst's requests by the number of Pi-holes. A re-plan only ever brings the planned poll closer, so a stream of
+    /// soon after a pause ends. A command's signal wakes the loop to plan again (a pause it just
+    /// started may end before the next poll), not to read: the command's answer carried the state
+    /// it changed. Reading every Pi-hole after each command multiplied a burst's requests by the
+    /// number of Pi-holes. A re-plan only ever brings the planned poll closer, so a stream of
     /// commands cannot put it off.
     private func pollBlocking() async {
         var lastPoll = ContinuousClock.now

@@ -1,7 +1,7 @@
 /// The wait before a poll loop's next read: its interval while reads succeed, and sooner after a
 /// read that failed (5 s, then twice as long each time, never longer than the interval). One lost
 /// answer must not show an upstream away for a whole interval, which may be an hour.
-public struct PollPace: Sendable, Equatable {
+public struct PollPace: Sendable {
     public static let firstRetry: Duration = .seconds(5)
 
     public let interval: Duration
