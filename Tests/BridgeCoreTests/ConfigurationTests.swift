@@ -82,6 +82,15 @@ import Testing
         #expect(try instance.string("password") == "s")
     }
 
+    /// A script's own `HOME2MQTT_HA_VENV` once stopped the bridge ("ha_venv: is not a known key"):
+    /// only names with a section (`__`) are overrides; a malformed one of those is still refused.
+    @Test func theEnvironmentsOtherVariablesWithThePrefixAreLeftAlone() throws {
+        let configuration = try load("", environment: ["HOME2MQTT_HA_VENV": "/opt/ha", "HOME2MQTT_VERSION": "1", "HOME2MQTT_MQTT__PORT": "1884"])
+        #expect(configuration.bridge.mqtt.port == 1884)
+        #expect(refusal("", environment: ["HOME2MQTT_MQTT__": "x"])?.key == "HOME2MQTT_MQTT__")
+        #expect(refusal("", environment: ["HOME2MQTT_MQTT__NO_SUCH_KEY": "x"])?.key == "mqtt.no_such_key")
+    }
+
     @Test func secretsComeFromFiles() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
         try "hunter2\n".write(to: file, atomically: true, encoding: .utf8)

@@ -11,7 +11,7 @@ final class HomeAssistant: Sendable {
     static let version = "2025.4.4"
 
     static var virtualEnvironment: String {
-        ProcessInfo.processInfo.environment["HOME2MQTT_HA_VENV"]
+        ProcessInfo.processInfo.environment["HA_VENV_DIR"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/home2mqtt/ha-\(version)").path
     }
 

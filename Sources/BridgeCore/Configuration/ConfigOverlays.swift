@@ -16,11 +16,15 @@ public enum ConfigOverlays {
     /// `HOME2MQTT_MQTT__HOST=broker` sets `mqtt.host`; levels are separated by a double underscore,
     /// so keys keep their single underscores (`HOME2MQTT_BRIDGE__BASE_TOPIC`), and a number picks a
     /// list element (`HOME2MQTT_PIHOLE__INSTANCES__0__PASSWORD_FILE`). Names are case-insensitive.
+    ///
+    /// Every key lives in a section, so an override names at least two levels: a variable with the
+    /// prefix and no `__` (`HOME2MQTT_VERSION`, a script's or a container's own) is not meant for
+    /// the configuration and is left alone rather than refused.
     public static func applyingEnvironment(
         _ environment: [String: String], to tree: ConfigTree
     ) throws(ConfigError) -> ConfigTree {
         var result = tree
-        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(environmentPrefix) {
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where isOverride(name) {
             let path = name.dropFirst(environmentPrefix.count)
                 .split(separator: "__", omittingEmptySubsequences: false)
                 .map { $0.lowercased() }
@@ -36,6 +40,11 @@ public enum ConfigOverlays {
             result = updated
         }
         return result
+    }
+
+    /// Whether an environment variable is meant as a configuration override.
+    static func isOverride(_ name: String) -> Bool {
+        name.hasPrefix(environmentPrefix) && name.dropFirst(environmentPrefix.count).contains("__")
     }
 
     /// Replaces every `something_file: PATH` with `something: <the file's content>`, the way Docker
