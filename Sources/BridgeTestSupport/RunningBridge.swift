@@ -10,7 +10,8 @@ import ServiceLifecycle
 /// bridge says `online`, which it does after its command subscriptions are in place.
 /// `configureObserver` sets up the client that watches for that (credentials on a broker with roles).
 /// `logControl`: the one `logger` was made through (`LogControl.logger(wrapping:)`), for tests of
-/// `bridge/request/log_level` and `bridge/logging`.
+/// `bridge/request/log_level` and `bridge/logging`. `waitingForOnline: false`: `body` starts at
+/// once, for a broker that is away.
 public func withRunningBridge<T: Sendable>(
     broker: TestBroker,
     yaml: String = "",
@@ -18,6 +19,7 @@ public func withRunningBridge<T: Sendable>(
     logger: Logger = testLogger("bridge"),
     logControl: LogControl? = nil,
     observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
+    waitingForOnline: Bool = true,
     _ body: () async throws -> T
 ) async throws -> T {
     let bridge = try Bridge(
@@ -28,9 +30,11 @@ public func withRunningBridge<T: Sendable>(
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await group.run() }
         do {
-            let watcher = try await Observer(broker, subscribe: [BridgeTopics(base: bridgeBase(yaml)).state], configure: configureObserver)
-            _ = try await watcher.latest(BridgeTopics(base: bridgeBase(yaml)).state) { $0 == .string(BridgeTopics.online) }
-            await watcher.disconnect()
+            if waitingForOnline {
+                let watcher = try await Observer(broker, subscribe: [BridgeTopics(base: bridgeBase(yaml)).state], configure: configureObserver)
+                _ = try await watcher.latest(BridgeTopics(base: bridgeBase(yaml)).state) { $0 == .string(BridgeTopics.online) }
+                await watcher.disconnect()
+            }
             let result = try await body()
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
@@ -118,10 +122,16 @@ public struct Observer: Sendable {
     }
 
     /// The latest message on `topic` once it satisfies `predicate` (retained state settles).
-    public func latest(_ topic: String, timeout: Duration = .seconds(20), where predicate: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+    /// `live`: only messages published since this observer subscribed, not the retained copy of
+    /// an older one that the broker sends at the subscription (marked by the retain flag, however
+    /// late it lands in the log). Subscribed before a bridge starts, that is this run's state
+    /// alone, not what a run before it left on the same broker.
+    public func latest(
+        _ topic: String, live: Bool = false, timeout: Duration = .seconds(20), where predicate: @escaping (JSONValue) -> Bool = { _ in true }
+    ) async throws -> JSONValue {
         var found: JSONValue?
-        try await waitUntil("\(topic) to match", timeout: timeout) {
-            guard let last = recorder.messages.last(where: { $0.topic == topic }) else { return false }
+        try await waitUntil("\(live ? "a live message on " : "")\(topic) to match", timeout: timeout) {
+            guard let last = recorder.messages.last(where: { $0.topic == topic && !(live && $0.retain) }) else { return false }
             let value = JSONValue.parse(last.payload) ?? .string(last.payloadString ?? "")
             found = value
             return predicate(value)

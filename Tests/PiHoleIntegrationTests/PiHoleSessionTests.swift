@@ -31,8 +31,12 @@ import Testing
     @Test func sixteenRestartsInARowNeverExhaustTheSeats() async throws {
         try await PiHoleFixture.withLastingSimulator { simulator, fixture in
             for restart in 1...17 {
-                try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { _, observer in
-                    _ = try await observer.latest("home/pihole/main") { $0["available"] == true && $0["host"] == "pi-sim" }
+                // Watching from before each start, live messages only: the state the run before left
+                // says available too, and this run must be up (logged in) before it is stopped.
+                try await Observer.watching(fixture.broker, subscribe: ["home/pihole/main"]) { watcher in
+                    try await fixture.runBridge(yaml: PiHoleFixture.yaml(["main": simulator])) { _, _ in
+                        _ = try await watcher.latest("home/pihole/main", live: true) { $0["available"] == true && $0["host"] == "pi-sim" }
+                    }
                 }
                 #expect(simulator.activeSessionCount == 0, "after restart \(restart)")
                 // The real FTL refuses more than 3 logins a second (even correct ones); that limit is
