@@ -26,18 +26,18 @@ struct OutletInterlock: Sendable, Equatable {
     /// releases on it.
     let staleAfter: Duration
 
-    /// The phase the reading asks for, given the phase now.
+    /// The phase the reading asks for, given the phase now. A tripped one is asked only once its
+    /// hold's timer fell due: `minOff` is over by then, and the reading says whether it may end.
     /// - Parameters:
     ///   - value: the last reading; `nil` when the last read failed.
     ///   - readAt: when that reading was taken; `nil` before any.
-    ///   - trippedAt: when the outlet was turned off (only read when `phase` is `tripped`).
-    func phase(value: Double?, readAt: Date?, failed: Bool, now: Date, in phase: Phase, trippedAt: Date) -> Phase {
+    func phase(value: Double?, readAt: Date?, failed: Bool, now: Date, in phase: Phase) -> Phase {
         // A stale or failed probe holds what it does: it is no proof the heater cooled, nor that it overheats.
         guard let readAt, let value, !failed, now.timeIntervalSince(readAt) <= Double(staleAfter.components.seconds) else { return phase }
         let cooled = value <= above - hysteresis
         switch phase {
         case .armed: return value > above ? .tripped : .armed
-        case .tripped: return cooled && now.timeIntervalSince(trippedAt) >= Double(minOff.components.seconds) ? .armed : .tripped
+        case .tripped: return cooled ? .armed : .tripped
         case .overridden: return cooled ? .armed : .overridden
         }
     }

@@ -32,7 +32,8 @@ final class ReefGuard: Sendable {
         self.logger = logger
     }
 
-    /// Judges every guarded probe on `snapshot`. - Returns: the alarms that changed.
+    /// Judges every guarded probe on `snapshot`. - Returns: the alarms that changed (a probe's
+    /// first state counts when it is an alarm).
     func judge(_ snapshot: ReefSnapshot, now: Date = Date()) -> [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)] {
         alarms.withLock { alarms in
             var changed: [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)] = []
@@ -52,7 +53,8 @@ final class ReefGuard: Sendable {
                 }
                 let alarm = Alarm(state: state, since: now, value: value)
                 alarms[probe.key] = alarm
-                changed.append((probe, alarm))
+                // A probe's first judging is news only as an alarm: a start ends none.
+                if previous != nil || state != .ok { changed.append((probe, alarm)) }
             }
             return changed
         }

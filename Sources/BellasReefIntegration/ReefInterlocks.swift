@@ -57,18 +57,23 @@ final class ReefInterlocks: Sendable {
         self.logger = logger
     }
 
-    /// Takes up the holds an earlier run left: an interlock with a pending timer is tripped.
-    /// Called before the timers run.
+    /// Takes up the holds an earlier run left: an interlock with a pending timer is tripped, since
+    /// the trip its hold saved. Called before the timers run.
     func resume(pending: [PersistedTimer], now: Date = Date()) {
         state.withLock { state in
             for interlock in interlocks {
                 let hold = pending.first { $0.key == ReefTopics.interlockTimer(interlock.key) }
                 state.statuses[interlock.key] = hold.map {
-                    Status(phase: .tripped, since: $0.dueAt.addingTimeInterval(-Double(interlock.rule.minOff.components.seconds)))
+                    // A hold saved before the trip time was: its due time less `min_off`.
+                    let trippedAt = $0.restore[Self.trippedAt]?.numberValue.map(Date.init(timeIntervalSince1970:))
+                    return Status(phase: .tripped, since: trippedAt ?? $0.dueAt.addingTimeInterval(-Double(interlock.rule.minOff.components.seconds)))
                 } ?? Status(phase: .armed, since: now)
             }
         }
     }
+
+    /// The hold's restore key for the time of the trip (seconds since 1970): its `since` after a restart.
+    private static let trippedAt = "tripped_at"
 
     /// Judges every interlock on `snapshot`: asks `run` for the trips it calls for, and re-arms an
     /// overridden interlock whose probe is back down. A release waits for the hold's timer.
@@ -87,9 +92,7 @@ final class ReefInterlocks: Sendable {
                     continue
                 }
                 state.probeMissing.remove(interlock.key)
-                let next = interlock.rule.phase(
-                    value: probe.value, readAt: probe.readAt, failed: probe.error != nil, now: now, in: status.phase,
-                    trippedAt: status.since)
+                let next = interlock.rule.phase(value: probe.value, readAt: probe.readAt, failed: probe.error != nil, now: now, in: status.phase)
                 switch (status.phase, next) {
                 case (.armed, .tripped):
                     if let failure = state.failures[interlock.key], let readAt = probe.readAt, readAt <= failure.at { continue }
@@ -170,12 +173,17 @@ final class ReefInterlocks: Sendable {
         // A timed command's restore is taken over: it must not turn the outlet on while it is held.
         let timedRestore = ReefTopics.restoreTimer(outletID: id)
         let promised = context.timers.pending(key: timedRestore)?.restore["state"]
+        let trippedAt = Date()
         try await context.timers.set(
-            key: ReefTopics.interlockTimer(interlock.key), restore: ["state": promised ?? .string(isOn ? "on" : "off"), "outlet": .string(id)],
+            key: ReefTopics.interlockTimer(interlock.key),
+            restore: [
+                "state": promised ?? .string(isOn ? "on" : "off"), "outlet": .string(id),
+                Self.trippedAt: .number(trippedAt.timeIntervalSince1970),
+            ],
             after: interlock.rule.minOff)
         if promised != nil { try await context.timers.cancel(key: timedRestore) }
         state.withLock { state in
-            state.statuses[interlock.key] = Status(phase: .tripped, since: Date())
+            state.statuses[interlock.key] = Status(phase: .tripped, since: trippedAt)
             state.tripping.remove(interlock.key)
             state.failures[interlock.key] = nil
         }
@@ -196,8 +204,7 @@ final class ReefInterlocks: Sendable {
             if let interlock {
                 guard let status = state.withLock({ $0.statuses[key] }), status.phase == .tripped else { return .overridden }
                 let probe = services.state.read { $0.probe(named: interlock.probe) }
-                let next = interlock.rule.phase(
-                    value: probe?.value, readAt: probe?.readAt, failed: probe?.error != nil, now: Date(), in: .tripped, trippedAt: status.since)
+                let next = interlock.rule.phase(value: probe?.value, readAt: probe?.readAt, failed: probe?.error != nil, now: Date(), in: .tripped)
                 guard next == .armed else { return .held }
             }
             if on {

@@ -61,15 +61,22 @@ public struct ReefFixture: Sendable {
     /// Runs the bridge on `yaml` with the Reef integration (and the scenes of `scenes:`, over it),
     /// and an observer of `home/#` and discovery.
     public func runBridge(yaml: String, _ body: (ReefFixture, Observer) async throws -> Void) async throws {
-        let configuration = try testConfiguration(broker: broker, yaml: yaml)
-        let integration = try ReefIntegrationFactory().make(
-            section: configuration.section(ReefTopics.name), environment: IntegrationEnvironment(logger: testLogger("reef")))
-        let scenes = try configuration.scenes(over: [integration!])
-        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!] + (scenes.map { [$0] } ?? [])) {
+        try await runBridgeWithoutObserver(yaml: yaml) {
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"]) { observer in
                 try await body(self, observer)
             }
         }
+    }
+
+    /// Runs the bridge as `runBridge` does, without an observer; `waitingForOnline: false` starts
+    /// `body` at once, for a broker that is away.
+    public func runBridgeWithoutObserver(yaml: String, waitingForOnline: Bool = true, _ body: () async throws -> Void) async throws {
+        let configuration = try testConfiguration(broker: broker, yaml: yaml)
+        let integration = try ReefIntegrationFactory().make(
+            section: configuration.section(ReefTopics.name), environment: IntegrationEnvironment(logger: testLogger("reef")))
+        let scenes = try configuration.scenes(over: [integration!])
+        try await withRunningBridge(
+            broker: broker, yaml: yaml, integrations: [integration!] + (scenes.map { [$0] } ?? []), waitingForOnline: waitingForOnline, body)
     }
 
     /// Requests `service` received whose path starts with `prefix`.

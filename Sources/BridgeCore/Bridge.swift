@@ -87,34 +87,32 @@ public final class Bridge: Service {
         // HTTP client) is released, also when the start fails half-way.
         do {
             try await serve()
-        } catch is CancellationError {
-            logger.info("shut down before the MQTT broker answered")
-            await stop()
         } catch {
             await stop()
             throw error
         }
     }
 
-    /// Connects, announces itself and runs everything until a graceful shutdown, then stops.
+    /// Announces itself, runs everything until a graceful shutdown, then stops. Nothing waits for
+    /// the broker: the integrations start at once and act on their own while it is away (an
+    /// interlock, a restore, a poll); what they publish meanwhile goes out when it is back, the
+    /// latest of each topic. Only commands need the broker, and they arrive through it.
     private func serve() async throws {
         for run in running.all { try await run.integration.checkConfigurationWithUpstream() }
         client.start()
-        // A bridge still waiting for its broker stops when told to, as one that is online does.
-        try await cancelWhenGracefulShutdown { try await self.waitForBroker() }
-
         let requests = makeRequests()
+        // Remembered offline, and made at each connect.
         for filter in requests.filters + running.all.flatMap(\.queue.filters) { try await subscribeCommands(filter) }
         if hasReplicas { try await client.subscribe(topics.state, qos: .atLeastOnce) }
         for filter in discovery?.subscriptions ?? [] {
             try await client.subscribe(filter, qos: .atLeastOnce)
         }
-        try await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
-        try await publishRetained(topics.info, infoPayload.encoded())
+        publishRetained(topics.state, Array(BridgeTopics.online.utf8))
+        publishRetained(topics.info, infoPayload.encoded())
         await discovery?.publishAll()
         let feed = LoggingFeed(topic: topics.logging, client: client)
         logControl.forward(to: { feed.publish($0) })
-        logger.info("bridge online", metadata: ["base_topic": "\(topics.base)", "integrations": "\(running.all.map(\.name))"])
+        logger.info("bridge started", metadata: ["base_topic": "\(topics.base)", "integrations": "\(running.all.map(\.name))"])
         for run in running.all { _ = running.launch(run) }
         isServing.store(true, ordering: .releasing)
 
@@ -129,6 +127,7 @@ public final class Bridge: Service {
                 runs.addTask { await requests.run() }
                 runs.addTask {
                     await withDiscardingTaskGroup { background in
+                        background.addTask { await self.sayWhenTheBrokerIsReached() }
                         background.addTask { await self.publishHealthEveryMinute() }
                         background.addTask { await self.recordConnectionChanges() }
                         try? await gracefulShutdown()
@@ -180,18 +179,21 @@ public final class Bridge: Service {
             timeLimit: configuration.bridge.commandTimeout, metrics: metrics))
     }
 
-    /// Retries until the broker accepts us: a bridge started before its broker (a common
-    /// docker-compose race) waits rather than dies.
-    private func waitForBroker() async throws {
-        while true {
+    /// Logs `bridge online` once the broker first accepts the bridge, and until then every 10 s that
+    /// it is still away: a bridge started before its broker (a common docker-compose race) runs
+    /// meanwhile rather than dies.
+    private func sayWhenTheBrokerIsReached() async {
+        while !Task.isCancelled {
             do {
                 try await client.waitUntilConnected(timeout: .seconds(10))
+                logger.info("bridge online", metadata: ["base_topic": "\(topics.base)"])
                 return
             } catch let error as MQTTError where error.code == .timeout {
-                try Task.checkCancellation()
                 logger.warning("still waiting for the MQTT broker", metadata: [
                     "broker": "\(configuration.bridge.mqtt.host):\(configuration.bridge.mqtt.port)", "reason": "\(error.message)",
                 ])
+            } catch {
+                return
             }
         }
     }
@@ -226,7 +228,7 @@ public final class Bridge: Service {
             // offline; this one still serves every command, so it says online again (not the
             // `offline` it published itself when stopping).
             if hasReplicas, message.payloadString == BridgeTopics.offline, !isStopping.load(ordering: .acquiring) {
-                try? await publishRetained(topics.state, Array(BridgeTopics.online.utf8))
+                publishRetained(topics.state, Array(BridgeTopics.online.utf8))
             }
             return
         }
@@ -269,8 +271,10 @@ public final class Bridge: Service {
         }
         if case .expired = outcome { logger.warning("integrations did not finish shutting down in 3 s") }
         let client = client, state = topics.state
-        _ = await withTimeLimit(.seconds(1)) {
-            try? await client.publish(state, payload: Array(BridgeTopics.offline.utf8), qos: .atLeastOnce, retain: true)
+        if client.isConnected {
+            _ = await withTimeLimit(.seconds(1)) {
+                try? await client.publish(state, payload: Array(BridgeTopics.offline.utf8), qos: .atLeastOnce, retain: true)
+            }
         }
         if readingEveryCommand { await readEveryCommand() }
         logControl.forward(to: nil)
@@ -278,8 +282,8 @@ public final class Bridge: Service {
         logger.info("bridge offline")
     }
 
-    func publishRetained(_ topic: String, _ payload: [UInt8]) async throws {
-        try await client.publish(topic, payload: payload, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
+    func publishRetained(_ topic: String, _ payload: [UInt8]) {
+        client.publishRetained(topic, payload: payload)
     }
 
     var infoPayload: JSONValue {
@@ -306,7 +310,7 @@ public final class Bridge: Service {
                 uptime: ContinuousClock.now - startedAt, reconnects: client.reconnectCount,
                 lastSuccess: health.snapshot
             )
-            try? await publishRetained(topics.health, report.payload.encoded())
+            publishRetained(topics.health, report.payload.encoded())
             try? await Task.sleep(for: .seconds(60))
         }
     }

@@ -40,23 +40,24 @@ public struct IntegrationContext: Sendable {
             discovery: discovery, events: events, peers: peers, retained: retained)
     }
 
-    /// Publishes retained state below the integration's root (`""` is the root itself). The
-    /// latest value is re-published after a reconnect, in case the broker lost it.
+    /// Publishes retained state below the integration's root (`""` is the root itself), without
+    /// waiting: offline, the latest value of each topic goes out at the next connect, and after
+    /// every reconnect again, in case the broker lost it.
     public func publishState(_ relativeTopic: String, _ payload: JSONValue) async {
         events?.availability.noteState(integration: topics.name, topic: relativeTopic, error: payload["error"]?.stringValue)
-        await publishRetained(relativeTopic, payload.encoded())
+        publishRetained(relativeTopic, payload.encoded())
     }
 
     /// `online` / `offline` at `<relativeTopic>`, retained.
     public func publishAvailability(_ relativeTopic: String, online: Bool) async {
-        await publishRetained(relativeTopic, Array((online ? BridgeTopics.online : BridgeTopics.offline).utf8))
+        publishRetained(relativeTopic, Array((online ? BridgeTopics.online : BridgeTopics.offline).utf8))
         events?.availabilityPublished(integration: topics.name, topic: relativeTopic, online: online)
     }
 
     /// Clears a retained state topic (an empty retained message), for a thing that went away.
     public func clearState(_ relativeTopic: String) async {
         events?.availability.forget(integration: topics.name, topic: relativeTopic)
-        await publishRetained(relativeTopic, [])
+        publishRetained(relativeTopic, [])
     }
 
     /// Makes `entities` this integration's runtime entities: new ones appear in Home Assistant,
@@ -76,14 +77,10 @@ public struct IntegrationContext: Sendable {
         health.recordSuccess(integration: topics.name)
     }
 
-    private func publishRetained(_ relativeTopic: String, _ payload: [UInt8]) async {
+    /// Hands the message to the client, which never waits for the broker: what an integration
+    /// decides (an interlock, a restore) must not wait on a broker that is away.
+    private func publishRetained(_ relativeTopic: String, _ payload: [UInt8]) {
         retained.published(relativeTopic, cleared: payload.isEmpty)
-        let topic = topics.topic(relativeTopic)
-        do {
-            try await client.publish(topic, payload: payload, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
-        } catch {
-            // The broker is away; the value is remembered and goes out on reconnect.
-            logger.debug("state not published yet", metadata: ["topic": "\(topic)", "error": "\(error)"])
-        }
+        client.publishRetained(topics.topic(relativeTopic), payload: payload)
     }
 }

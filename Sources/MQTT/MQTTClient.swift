@@ -8,8 +8,9 @@ import Logging
 
 /// An MQTT client over libmosquitto with its own network thread and automatic reconnects.
 ///
-/// Subscriptions are remembered and renewed after every reconnect; publishes made with
-/// `republishOnReconnect` are repeated after every reconnect.
+/// Subscriptions are remembered and renewed after every reconnect; retained state published with
+/// `publishRetained` goes out whenever the client is connected, the latest of each topic again
+/// after every reconnect.
 public final class MQTTClient: Sendable {
     public let configuration: MQTTConfiguration
     private let core: ClientCore
@@ -113,25 +114,17 @@ public final class MQTTClient: Sendable {
     ///
     /// QoS 0 returns once libmosquitto has queued it and throws `.notConnected` when offline.
     /// QoS 1/2 returns after PUBACK/PUBCOMP; offline, libmosquitto queues it until the next connect.
-    /// With `republishOnReconnect` the latest payload per topic is published again after every
-    /// reconnect; an empty retained payload clears that topic (on the broker and in memory).
     public func publish(
         _ topic: String,
         payload: [UInt8],
         qos: MQTTQoS = .atMostOnce,
         retain: Bool = false,
-        properties: MQTTProperties = .init(),
-        republishOnReconnect: Bool = false
+        properties: MQTTProperties = .init()
     ) async throws {
         if configuration.protocolVersion == .v311 && !properties.isEmpty {
             throw MQTTError(.invalidConfiguration, "MQTT 5 properties need protocolVersion .v5")
         }
         onPublish?(topic, payload, retain)
-        let clears = retain && payload.isEmpty
-        if republishOnReconnect && !clears {
-            let remembered = RememberedPublish(payload: payload, qos: qos, retain: retain, properties: properties)
-            core.state.withLock { $0.rememberPublish(topic, remembered) }
-        }
         if qos == .atMostOnce {
             try publishNow(topic, payload: payload, retain: retain, properties: properties)
         } else {
@@ -140,9 +133,32 @@ public final class MQTTClient: Sendable {
                                   outcome: PendingOperations.resuming(continuation))
             }
         }
-        if republishOnReconnect && clears {
-            core.state.withLock { $0.forgetPublish(topic) }
+    }
+
+    /// Makes `payload` the retained state of `topic` (QoS 1), and returns at once: it never waits
+    /// for the broker, connected or not.
+    ///
+    /// Connected, it is handed to the network thread now. Offline, only the latest payload of each
+    /// topic is kept (memory stays bounded however long the outage), and the connect sends them,
+    /// in the order their topics were first published, so the broker gets the current state, not a
+    /// backlog. After every reconnect the latest of each topic goes out again, for a broker that
+    /// lost its retained messages. An empty payload clears the topic, at the next connect if
+    /// offline, and is forgotten once sent.
+    public func publishRetained(_ topic: String, payload: [UInt8]) {
+        onPublish?(topic, payload, true)
+        let connected = core.state.withLock { state in
+            state.rememberPublish(topic, payload)
+            return state.isConnected
         }
+        guard connected else { return }
+        do {
+            _ = try handle.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: true, properties: .init())
+        } catch {
+            // Lost meanwhile: the connect that follows sends what is remembered.
+            core.logger.debug("retained state kept for the next connect", metadata: ["topic": "\(topic)", "error": "\(error)"])
+            return
+        }
+        if payload.isEmpty { core.state.withLock { $0.forgetClear(topic) } }
     }
 
     /// Queues a message and returns without waiting for its acknowledgement: this client's
@@ -191,8 +207,9 @@ public final class MQTTClient: Sendable {
     }
 
     /// Subscribes and remembers the filter (and its options) for every later reconnect. Returns after
-    /// SUBACK; throws `.subscriptionRefused` if the broker refuses. When offline it only remembers the
-    /// filter and returns; the subscription is made on the next connect (a refusal then is only logged).
+    /// SUBACK; throws `.subscriptionRefused` if the broker refuses. When offline, or when the connection
+    /// is lost before the SUBACK, it only remembers the filter and returns; the subscription is made
+    /// on the next connect (a refusal then is only logged).
     public func subscribe(
         _ filter: String, qos: MQTTQoS = .atLeastOnce, options: MQTTSubscriptionOptions = .init()
     ) async throws {
@@ -204,7 +221,8 @@ public final class MQTTClient: Sendable {
                     try handle.subscribe(filter, qos: qos, options: options)
                 }
             }
-        } catch let error as MQTTError where error.code == .notConnected {
+        } catch let error as MQTTError where error.code == .notConnected || error.code == .disconnected {
+            // Remembered, and made at the next connect.
             return
         }
         if let code = granted.first, code >= 0x80 {

@@ -48,6 +48,26 @@ import Testing
         }
     }
 
+    /// A start ends no alarm: a probe within its limits is published `ok`, with no `probe_alarm`
+    /// event ("back within its limits") before it, at the first start or the next.
+    @Test func aStartSendsNoAlarmEvent() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator) + Self.guardYAML
+            // Subscribed before each start: an event goes out before the state of the same judging.
+            let events = try await Observer(fixture.broker, subscribe: ["home/bridge/event", "home/reef/alarm/#"])
+            for start in 1...2 {
+                try await fixture.runBridgeWithoutObserver(yaml: yaml) {
+                    try await waitUntil("the alarm judged at start \(start)") {
+                        events.recorder.messages.count { $0.topic == "home/reef/alarm/display-tank" && !$0.retain } >= start
+                    }
+                }
+            }
+            let alarms = events.recorder.messages.filter { JSONValue.parse($0.payload)?["type"] == "probe_alarm" }
+            #expect(alarms.isEmpty, "\(alarms.map(\.payloadString))")
+            await events.disconnect()
+        }
+    }
+
     @Test(arguments: [
         ("    - probe: Sump\n      low: 27\n      high: 24\n", "reef.guard[0].high"),
         ("    - probe: Sump\n", "reef.guard[0].low"),

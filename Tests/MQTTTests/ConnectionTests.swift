@@ -66,12 +66,10 @@ struct ConnectionTests {
             let client = try await connectedClient(broker, "bridge")
             let recorder = MessageRecorder(client.messages)
             try await client.subscribe("bridge/+/set")
-            try await client.publish(
-                "bridge/state", payload: "online".bytes, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
-            try await client.publish(
-                "bridge/gone", payload: "x".bytes, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
+            client.publishRetained("bridge/state", payload: "online".bytes)
+            client.publishRetained("bridge/gone", payload: "x".bytes)
             // An empty retained payload clears the topic and forgets it.
-            try await client.publish("bridge/gone", payload: [], qos: .atLeastOnce, retain: true, republishOnReconnect: true)
+            client.publishRetained("bridge/gone", payload: [])
             #expect(client.reconnectCount == 0)
 
             try await broker.restart()

@@ -56,7 +56,7 @@ extension Bridge {
             }
             for name in plan.added { group.addTask { await self.add(successors[name]!) } }
         }
-        try? await publishRetained(topics.info, infoPayload.encoded())
+        publishRetained(topics.info, infoPayload.encoded())
         let names = { (names: [String]) in JSONValue.array(names.map(JSONValue.string)) }
         events.publish("configuration_reloaded", [
             "added": names(plan.added), "removed": names(plan.removed), "changed": names(plan.changed),

@@ -59,7 +59,7 @@ final class DiscoveryPublisher: Sendable {
     func publishAll() async {
         let messages = state.withLock { $0.all }
         for (topic, payload) in messages.sorted(by: { $0.key < $1.key }) {
-            await publish(topic, payload.encoded())
+            publish(topic, payload.encoded())
         }
         logger.info("published Home Assistant discovery", metadata: ["entities": "\(messages.count)"])
     }
@@ -80,8 +80,8 @@ final class DiscoveryPublisher: Sendable {
             }
             return (changed, removed, stale)
         }
-        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { await publish(topic, payload.encoded()) }
-        for topic in removed.sorted() + stale.sorted() { await clear(topic) }
+        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { publish(topic, payload.encoded()) }
+        for topic in removed.sorted() + stale.sorted() { clear(topic) }
     }
 
     /// Makes `entities` the entities `integration` declares (a reload added or changed it): new
@@ -94,8 +94,8 @@ final class DiscoveryPublisher: Sendable {
             state.declared[integration] = new
             return (new.filter { old[$0.key] != $0.value }, old.keys.filter { new[$0] == nil && !state.isCurrent($0) })
         }
-        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { await publish(topic, payload.encoded()) }
-        for topic in removed.sorted() { await clear(topic) }
+        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { publish(topic, payload.encoded()) }
+        for topic in removed.sorted() { clear(topic) }
     }
 
     /// `integration` was removed (a reload): every entity it had leaves Home Assistant.
@@ -107,7 +107,7 @@ final class DiscoveryPublisher: Sendable {
             state.awaiting.remove(integration)
             return topics.filter { !state.isCurrent($0) }
         }
-        for topic in removed.sorted() { await clear(topic) }
+        for topic in removed.sorted() { clear(topic) }
     }
 
     /// - Returns: whether the message was discovery business (and so needs nothing else).
@@ -126,22 +126,18 @@ final class DiscoveryPublisher: Sendable {
             }
             return true
         }
-        if clearNow { await clear(message.topic) }
+        if clearNow { clear(message.topic) }
         return true
     }
 
-    private func clear(_ topic: String) async {
+    private func clear(_ topic: String) {
         logger.info("clearing the discovery config of an entity that no longer exists", metadata: ["topic": "\(topic)"])
-        await publish(topic, [])
+        publish(topic, [])
     }
 
-    private func publish(_ topic: String, _ payload: [UInt8]) async {
-        do {
-            // Again after every reconnect: a broker that lost its retained messages (restarted
-            // without persistence) has them back without waiting for Home Assistant's `online`.
-            try await client.publish(topic, payload: payload, qos: .atLeastOnce, retain: true, republishOnReconnect: true)
-        } catch {
-            logger.warning("discovery config not published", metadata: ["topic": "\(topic)", "error": "\(error)"])
-        }
+    private func publish(_ topic: String, _ payload: [UInt8]) {
+        // Again after every reconnect: a broker that lost its retained messages (restarted
+        // without persistence) has them back without waiting for Home Assistant's `online`.
+        client.publishRetained(topic, payload: payload)
     }
 }

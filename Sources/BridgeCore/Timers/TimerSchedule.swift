@@ -15,11 +15,12 @@ struct TimerSchedule: Sendable {
     private(set) var entries: [TimerID: Entry] = [:]
 
     /// Timers read from the file: each gets a monotonic deadline as far away as its wall-clock
-    /// time is now; those overdue (the bridge was down) are due at once.
+    /// time is now, rounded up so that it never fires before it; those overdue (the bridge was
+    /// down) are due at once.
     init(loaded timers: [PersistedTimer], wallNow: Date, now: ContinuousClock.Instant) {
         for timer in timers {
             let remaining = max(0, timer.dueAt.timeIntervalSince(wallNow))
-            entries[timer.id] = Entry(timer: timer, deadline: now + .milliseconds(Int64(remaining * 1000)))
+            entries[timer.id] = Entry(timer: timer, deadline: now + .microseconds(Int64((remaining * 1_000_000).rounded(.up))))
         }
     }
 

@@ -79,7 +79,8 @@ extension ClientCore: MosquittoEventHandler {
             state.connackSucceededSinceLastCheck = true
             state.lastError = nil
             if isReconnect { state.reconnectCount += 1 }
-            let republish = isReconnect ? state.rememberedOrder.compactMap { topic in state.remembered[topic].map { (topic, $0) } } : []
+            // The first connect too: retained state published before it waited for it.
+            let republish = state.takeRepublish()
             return (isReconnect, state.subscriptions, republish)
         }
         changes.signal()
@@ -90,11 +91,9 @@ extension ClientCore: MosquittoEventHandler {
                 logger.warning("MQTT re-subscribe failed", metadata: ["filter": "\(filter)", "error": "\(error)"])
             }
         }
-        for (topic, message) in republish {
+        for (topic, payload) in republish {
             do {
-                _ = try handle.publish(
-                    topic: topic, payload: message.payload, qos: message.qos, retain: message.retain,
-                    properties: message.properties)
+                _ = try handle.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: true, properties: .init())
             } catch {
                 logger.warning("MQTT re-publish failed", metadata: ["topic": "\(topic)", "error": "\(error)"])
             }

@@ -1,11 +1,3 @@
-/// A publish to repeat after every reconnect (see `MQTTClient.publish(republishOnReconnect:)`).
-struct RememberedPublish: Sendable {
-    var payload: [UInt8]
-    var qos: MQTTQoS
-    var retain: Bool
-    var properties: MQTTProperties
-}
-
 /// Mutable state of one client, always accessed under `ClientCore.state`'s lock.
 struct ClientState: Sendable {
     var started = false
@@ -25,7 +17,9 @@ struct ClientState: Sendable {
     var receivingStopped = false
     /// Insertion order is kept so re-subscription happens in the order the caller subscribed.
     var subscriptions: [(filter: String, qos: MQTTQoS, options: MQTTSubscriptionOptions)] = []
-    var remembered: [String: RememberedPublish] = [:]
+    /// The latest retained payload of each topic given to `MQTTClient.publishRetained`, for the
+    /// next connect; an empty one is a clear not sent yet.
+    var remembered: [String: [UInt8]] = [:]
     var rememberedOrder: [String] = []
 
     mutating func rememberSubscription(_ filter: String, qos: MQTTQoS, options: MQTTSubscriptionOptions) {
@@ -41,11 +35,22 @@ struct ClientState: Sendable {
         subscriptions.removeAll { $0.filter == filter }
     }
 
-    mutating func rememberPublish(_ topic: String, _ publish: RememberedPublish) {
-        if remembered.updateValue(publish, forKey: topic) == nil { rememberedOrder.append(topic) }
+    mutating func rememberPublish(_ topic: String, _ payload: [UInt8]) {
+        if remembered.updateValue(payload, forKey: topic) == nil { rememberedOrder.append(topic) }
     }
 
-    mutating func forgetPublish(_ topic: String) {
-        if remembered.removeValue(forKey: topic) != nil { rememberedOrder.removeAll { $0 == topic } }
+    /// Forgets `topic` if what is remembered is a clear (sent now); a payload published since stays.
+    mutating func forgetClear(_ topic: String) {
+        guard remembered[topic]?.isEmpty == true else { return }
+        remembered[topic] = nil
+        rememberedOrder.removeAll { $0 == topic }
+    }
+
+    /// What a connect sends: every remembered topic's latest payload, in order. The clears among
+    /// them are forgotten, as they are sent now.
+    mutating func takeRepublish() -> [(topic: String, payload: [UInt8])] {
+        let all = rememberedOrder.compactMap { topic in remembered[topic].map { (topic, $0) } }
+        for (topic, payload) in all where payload.isEmpty { forgetClear(topic) }
+        return all
     }
 }

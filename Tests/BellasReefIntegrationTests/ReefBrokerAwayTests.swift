@@ -1,0 +1,123 @@
+import BellasReefIntegration
+import BellasReefSimulator
+import BellasReefTestSupport
+import BridgeCore
+import BridgeTestSupport
+import Foundation
+import MQTTTestSupport
+import Testing
+
+/// What the bridge does by itself needs no broker: an interlock trips, a restore is carried out,
+/// while the broker is away or was never there; when it is back, it gets the state as it is now.
+@Suite struct ReefBrokerAwayTests {
+    static let display = "000000bd3685"
+
+    static func yaml(_ fixture: ReefFixture, stateDirectory: String = temporaryStateDirectory(), minOff: Int = 600) -> String {
+        "bridge:\n  state_dir: \(stateDirectory)\n" + ReefFixture.yaml(fixture.simulator) + ReefInterlockTests.interlockYAML(minOff: minOff)
+    }
+
+    private func heaterIsOn(_ fixture: ReefFixture) -> Bool? {
+        fixture.simulator.outlet(Outlets.heater)?.isOn
+    }
+
+    /// Waits until the controller served `count` more temperature reads than now: readings the bridge took.
+    private func readings(_ count: Int, of fixture: ReefFixture) async throws {
+        let before = fixture.simulator.requests(.temperature).count
+        try await waitUntil("\(count) more temperature reads", timeout: .seconds(10)) {
+            fixture.simulator.requests(.temperature).count >= before + count
+        }
+    }
+
+    /// Started with no broker at all: the bridge reads the tank and trips the heater's interlock;
+    /// the broker, started later and empty, then gets the tripped interlock and `online`.
+    @Test func anInterlockTripsThoughTheBrokerWasNeverThere() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+            fixture.broker.stop()
+            try await fixture.runBridgeWithoutObserver(yaml: Self.yaml(fixture), waitingForOnline: false) {
+                try await readings(2, of: fixture)
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                try await waitUntil("the heater off", timeout: .seconds(10)) { heaterIsOn(fixture) == false }
+
+                try await fixture.broker.restart()
+                let observer = try await Observer(fixture.broker, subscribe: ["home/#"])
+                #expect(try await observer.latest(ReefInterlockTests.interlock) { $0["state"] == "tripped" }["release_at"] != .null)
+                #expect(try await observer.latest("home/bridge/state") == "online")
+                await observer.disconnect()
+            }
+        }
+    }
+
+    /// The broker goes away after ordinary readings, which change (each a publication the broker
+    /// never acknowledges); then the tank runs hot: the heater goes off within two readings.
+    @Test func anInterlockTripsWhileTheBrokerIsAway() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+            try await fixture.runBridge(yaml: Self.yaml(fixture)) { fixture, observer in
+                _ = try await observer.latest(ReefInterlockTests.interlock) { $0["state"] == "armed" }
+                fixture.broker.stop()
+                for celsius in [25.8, 26.1, 26.4] {
+                    fixture.simulator.updateProbe(address: Self.display) { $0.celsius = celsius }
+                    try await readings(2, of: fixture)
+                }
+                fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                try await readings(2, of: fixture)
+                // The trip is its own task's, after the reading: a moment, not another reading.
+                try await waitUntil("the heater off", timeout: .seconds(2)) { heaterIsOn(fixture) == false }
+                try await fixture.broker.restart()
+            }
+        }
+    }
+
+    /// A timed command's restore falls due while the broker is away, in a bridge started while it
+    /// was: it is carried out on time all the same.
+    @Test func aRestoreDueDuringAnOutageIsCarriedOutOnTime() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            let stateDirectory = temporaryStateDirectory()
+            let yaml = "bridge:\n  state_dir: \(stateDirectory)\n" + ReefFixture.yaml(fixture.simulator)
+            var due = Date()
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+                // Long enough that the second bridge runs, without a broker, before it is due.
+                let response = try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":8}"#)
+                due = try Date(response["data"]?["restore_at"]?.stringValue ?? "", strategy: .iso8601)
+            }
+            fixture.broker.stop()
+            try await fixture.runBridgeWithoutObserver(yaml: yaml, waitingForOnline: false) {
+                #expect(Date() < due, "the second bridge started after the restore was due")
+                try await waitUntil("the pump back on", timeout: .seconds(15)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
+                #expect(Date() >= due)
+                #expect(Date().timeIntervalSince(due) < 2, "restored \(Date().timeIntervalSince(due)) s late")
+                try await fixture.broker.restart()
+            }
+        }
+    }
+
+    /// A hold saved by one run is released by the next within a reading of its `release_at`,
+    /// and says `since` the trip, as before the restart.
+    @Test func aHoldAcrossARestartReleasesWithinAReadingOfItsReleaseTime() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            let stateDirectory = temporaryStateDirectory()
+            let yaml = Self.yaml(fixture, stateDirectory: stateDirectory, minOff: 6)
+            fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+            var tripped = JSONValue.null
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                tripped = try await observer.latest(ReefInterlockTests.interlock) { $0["state"] == "tripped" }
+            }
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.0 }
+            let releaseAt = try Date(tripped["release_at"]?.stringValue ?? "", strategy: .iso8601)
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                let resumed = try await observer.latest(ReefInterlockTests.interlock) { $0["state"] == "tripped" }
+                #expect(resumed["since"] == tripped["since"])
+                #expect(resumed["release_at"] == tripped["release_at"])
+                try await waitUntil("the heater back on", timeout: .seconds(20)) { heaterIsOn(fixture) == true }
+                #expect(Date() >= releaseAt)
+                // A reading is a second here; the release needs one fresh reading after it is due.
+                #expect(Date().timeIntervalSince(releaseAt) < 2.5, "released \(Date().timeIntervalSince(releaseAt)) s after release_at")
+            }
+        }
+    }
+}
