@@ -45,19 +45,19 @@ public struct IntegrationContext: Sendable {
     /// every reconnect again, in case the broker lost it.
     public func publishState(_ relativeTopic: String, _ payload: JSONValue) async {
         events?.availability.noteState(integration: topics.name, topic: relativeTopic, error: payload["error"]?.stringValue)
-        publishRetained(relativeTopic, payload.encoded())
+        await publishRetained(relativeTopic, payload.encoded())
     }
 
     /// `online` / `offline` at `<relativeTopic>`, retained.
     public func publishAvailability(_ relativeTopic: String, online: Bool) async {
-        publishRetained(relativeTopic, Array((online ? BridgeTopics.online : BridgeTopics.offline).utf8))
+        await publishRetained(relativeTopic, Array((online ? BridgeTopics.online : BridgeTopics.offline).utf8))
         events?.availabilityPublished(integration: topics.name, topic: relativeTopic, online: online)
     }
 
     /// Clears a retained state topic (an empty retained message), for a thing that went away.
     public func clearState(_ relativeTopic: String) async {
         events?.availability.forget(integration: topics.name, topic: relativeTopic)
-        publishRetained(relativeTopic, [])
+        await publishRetained(relativeTopic, [])
     }
 
     /// Makes `entities` this integration's runtime entities: new ones appear in Home Assistant,
@@ -78,9 +78,12 @@ public struct IntegrationContext: Sendable {
     }
 
     /// Hands the message to the client, which never waits for the broker: what an integration
-    /// decides (an interlock, a restore) must not wait on a broker that is away.
-    private func publishRetained(_ relativeTopic: String, _ payload: [UInt8]) {
+    /// decides (an interlock, a restore) must not wait on a broker that is away. Then lets the
+    /// loop's other tasks run, as the wait for the broker's acknowledgement once did: a whole
+    /// state (a thousand rules) handed over at once held up the upstream reads on the same loop.
+    private func publishRetained(_ relativeTopic: String, _ payload: [UInt8]) async {
         retained.published(relativeTopic, cleared: payload.isEmpty)
         client.publishRetained(topics.topic(relativeTopic), payload: payload)
+        await Task.yield()
     }
 }

@@ -213,7 +213,13 @@ public final class MQTTClient: Sendable {
     public func subscribe(
         _ filter: String, qos: MQTTQoS = .atLeastOnce, options: MQTTSubscriptionOptions = .init()
     ) async throws {
-        core.state.withLock { $0.rememberSubscription(filter, qos: qos, options: options) }
+        let connected = core.state.withLock { state in
+            state.rememberSubscription(filter, qos: qos, options: options)
+            return state.isConnected
+        }
+        // Offline it is made at the next connect: a SUBSCRIBE handed to libmosquitto while it is
+        // still connecting may never be answered, and the caller would wait for good.
+        guard connected else { return }
         let granted: [Int32]
         do {
             granted = try await withCheckedThrowingContinuation { continuation in
@@ -234,7 +240,11 @@ public final class MQTTClient: Sendable {
 
     /// Unsubscribes and forgets the filter. When offline it only forgets it.
     public func unsubscribe(_ filter: String) async throws {
-        core.state.withLock { $0.forgetSubscription(filter) }
+        let connected = core.state.withLock { state in
+            state.forgetSubscription(filter)
+            return state.isConnected
+        }
+        guard connected else { return }
         do {
             _ = try await withCheckedThrowingContinuation { continuation in
                 core.pending.register(.unsubscribe, continuation) { () throws(MQTTError) in

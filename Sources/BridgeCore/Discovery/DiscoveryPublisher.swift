@@ -59,7 +59,7 @@ final class DiscoveryPublisher: Sendable {
     func publishAll() async {
         let messages = state.withLock { $0.all }
         for (topic, payload) in messages.sorted(by: { $0.key < $1.key }) {
-            publish(topic, payload.encoded())
+            await publish(topic, payload.encoded())
         }
         logger.info("published Home Assistant discovery", metadata: ["entities": "\(messages.count)"])
     }
@@ -80,8 +80,8 @@ final class DiscoveryPublisher: Sendable {
             }
             return (changed, removed, stale)
         }
-        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { publish(topic, payload.encoded()) }
-        for topic in removed.sorted() + stale.sorted() { clear(topic) }
+        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { await publish(topic, payload.encoded()) }
+        for topic in removed.sorted() + stale.sorted() { await clear(topic) }
     }
 
     /// Makes `entities` the entities `integration` declares (a reload added or changed it): new
@@ -94,8 +94,8 @@ final class DiscoveryPublisher: Sendable {
             state.declared[integration] = new
             return (new.filter { old[$0.key] != $0.value }, old.keys.filter { new[$0] == nil && !state.isCurrent($0) })
         }
-        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { publish(topic, payload.encoded()) }
-        for topic in removed.sorted() { clear(topic) }
+        for (topic, payload) in changed.sorted(by: { $0.key < $1.key }) { await publish(topic, payload.encoded()) }
+        for topic in removed.sorted() { await clear(topic) }
     }
 
     /// `integration` was removed (a reload): every entity it had leaves Home Assistant.
@@ -107,7 +107,7 @@ final class DiscoveryPublisher: Sendable {
             state.awaiting.remove(integration)
             return topics.filter { !state.isCurrent($0) }
         }
-        for topic in removed.sorted() { clear(topic) }
+        for topic in removed.sorted() { await clear(topic) }
     }
 
     /// - Returns: whether the message was discovery business (and so needs nothing else).
@@ -126,18 +126,20 @@ final class DiscoveryPublisher: Sendable {
             }
             return true
         }
-        if clearNow { clear(message.topic) }
+        if clearNow { await clear(message.topic) }
         return true
     }
 
-    private func clear(_ topic: String) {
+    private func clear(_ topic: String) async {
         logger.info("clearing the discovery config of an entity that no longer exists", metadata: ["topic": "\(topic)"])
-        publish(topic, [])
+        await publish(topic, [])
     }
 
-    private func publish(_ topic: String, _ payload: [UInt8]) {
+    private func publish(_ topic: String, _ payload: [UInt8]) async {
         // Again after every reconnect: a broker that lost its retained messages (restarted
         // without persistence) has them back without waiting for Home Assistant's `online`.
         client.publishRetained(topic, payload: payload)
+        // Hundreds of configs at once: the loop's other tasks (upstream reads) run between them.
+        await Task.yield()
     }
 }
