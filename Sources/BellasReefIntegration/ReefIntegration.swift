@@ -114,6 +114,8 @@ final class ReefIntegration: Integration {
             }
             if let probeGuard { probeGuard.announce(alarmChanges, context: context) }
             interlocks.announce(interlockChanges)
+            // A hold whose time is up ends at the reading that allows it, not at the timer's next retry.
+            if interlocks.awaitsReading { context.timers.retryNow() }
             // Entities first: one whose thing went away leaves Home Assistant before its state is cleared.
             if let things, let entities = runtimeEntities.entities(of: things, discovery.runtime) {
                 await context.setRuntimeEntities(entities)

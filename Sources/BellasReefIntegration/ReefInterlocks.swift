@@ -32,6 +32,8 @@ final class ReefInterlocks: Sendable {
         var probeMissing: Set<String> = []
         /// Tripped interlocks whose outlet a reading saw on, to be read again by `run`.
         var seenOnWhileHeld: Set<String> = []
+        /// Holds whose time is up, waiting for a fresh reading back down: tried at every reading.
+        var awaitingReading: Set<String> = []
     }
 
     /// What a judging changed, to be logged.
@@ -108,6 +110,11 @@ final class ReefInterlocks: Sendable {
         }
         if asked { tripAsked.signal() }
         return changes
+    }
+
+    /// Whether a hold whose time is up waits for a reading: the next one is its moment.
+    var awaitsReading: Bool {
+        state.withLock { !$0.awaitingReading.isEmpty }
     }
 
     func announce(_ changes: Changes) {
@@ -205,7 +212,10 @@ final class ReefInterlocks: Sendable {
                 guard let status = state.withLock({ $0.statuses[key] }), status.phase == .tripped else { return .overridden }
                 let probe = services.state.read { $0.probe(named: interlock.probe) }
                 let next = interlock.rule.phase(value: probe?.value, readAt: probe?.readAt, failed: probe?.error != nil, now: Date(), in: .tripped)
-                guard next == .armed else { return .held }
+                guard next == .armed else {
+                    state.withLock { _ = $0.awaitingReading.insert(key) }
+                    return .held
+                }
             }
             if on {
                 do {
@@ -217,7 +227,10 @@ final class ReefInterlocks: Sendable {
                     return .held
                 }
             }
-            state.withLock { $0.statuses[key] = interlock.map { _ in Status(phase: .armed, since: Date()) } }
+            state.withLock { state in
+                state.statuses[key] = interlock.map { _ in Status(phase: .armed, since: Date()) }
+                state.awaitingReading.remove(key)
+            }
             return .released
         }
         guard outcome == .released else { return outcome == .overridden }
@@ -290,7 +303,10 @@ final class ReefInterlocks: Sendable {
         } catch {
             logger.error("an overridden interlock's hold could not be dropped", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
         }
-        state.withLock { $0.statuses[interlock.key] = Status(phase: .overridden, since: Date()) }
+        state.withLock { state in
+            state.statuses[interlock.key] = Status(phase: .overridden, since: Date())
+            state.awaitingReading.remove(interlock.key)
+        }
         let above = JSONValue.number(interlock.rule.above).encodedString()
         let rearm = JSONValue.number(((interlock.rule.above - interlock.rule.hysteresis) * 100).rounded() / 100).encodedString()
         switch overrider {

@@ -261,6 +261,28 @@ import Testing
         }
     }
 
+    /// A hold that fell due while no bridge ran is asked at the start, before any reading: it
+    /// ends at the first reading that allows it, not at the timer's next retry 15 s on.
+    @Test func aHoldOverdueAtAStartEndsAtTheFirstReading() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 1)
+            var releaseAt = Date()
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                try await heatUp(fixture, observer)
+                let tripped = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
+                releaseAt = try Date(tripped["release_at"]?.stringValue ?? "", strategy: .iso8601)
+            }
+            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
+            try await waitUntil("the hold due") { Date() > releaseAt }
+            let started = ContinuousClock.now
+            try await fixture.runBridge(yaml: yaml) { fixture, _ in
+                try await waitUntil("the heater back on", timeout: .seconds(20)) { heaterIsOn(fixture) == true }
+                // Readings are a second apart here.
+                #expect(ContinuousClock.now - started < .seconds(6), "back on \(ContinuousClock.now - started) after the start")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("    - probe: Sump\n      outlet: Heater\n", "reef.interlocks[0].above"),
         ("    - probe: Sump\n      above: hot\n      outlet: Heater\n", "reef.interlocks[0].above"),

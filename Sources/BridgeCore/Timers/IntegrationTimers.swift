@@ -89,6 +89,13 @@ public struct IntegrationTimers: Sendable {
         store.pending(integration: integration)
     }
 
+    /// Tries again now the timers that fell due and were not carried out yet (their restore said
+    /// "not yet"), rather than after the usual delay: for an integration that knows the moment
+    /// that changed, as a reading that lets an interlock's hold end.
+    public func retryNow() {
+        store.retryNow(integration: integration)
+    }
+
     /// Carries out each timer when due, until cancelled. `fire` returns whether the restore
     /// succeeded; a failed one is tried again a little later, for as long as it takes.
     public func run(_ fire: @Sendable (PersistedTimer) async -> Bool) async {

@@ -10,6 +10,8 @@ struct TimerSchedule: Sendable {
     struct Entry: Sendable {
         var timer: PersistedTimer
         var deadline: ContinuousClock.Instant
+        /// It fell due, and its restore asked to be tried again later.
+        var isRetry = false
     }
 
     private(set) var entries: [TimerID: Entry] = [:]
@@ -46,6 +48,14 @@ struct TimerSchedule: Sendable {
     mutating func retry(_ timer: PersistedTimer, after delay: Duration, now: ContinuousClock.Instant) {
         guard entries[timer.id]?.timer == timer else { return }
         entries[timer.id]?.deadline = now + delay
+        entries[timer.id]?.isRetry = true
+    }
+
+    /// Makes `integration`'s timers waiting for a retry due now. - Returns: whether there were any.
+    mutating func retryNow(integration: String, now: ContinuousClock.Instant) -> Bool {
+        let waiting = entries.filter { $0.value.timer.integration == integration && $0.value.isRetry && $0.value.deadline > now }.keys
+        for id in waiting { entries[id]?.deadline = now }
+        return !waiting.isEmpty
     }
 
     func pending(integration: String) -> [PersistedTimer] {

@@ -88,6 +88,11 @@ public final class TimerStore: Sendable {
         schedule.withLock { $0.pending(integration: integration) }
     }
 
+    /// Brings the timers of `integration` waiting for a retry forward to now.
+    func retryNow(integration: String) {
+        if schedule.withLock({ $0.retryNow(integration: integration, now: .now) }) { wakeup(integration).signal() }
+    }
+
     /// Carries out `integration`'s timers as they fall due, until the task is cancelled. `fire`
     /// returns whether the restore succeeded; if not, it is tried again after `retryDelay`.
     func run(integration: String, fire: @Sendable (PersistedTimer) async -> Bool) async {
