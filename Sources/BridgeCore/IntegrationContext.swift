@@ -80,7 +80,7 @@ public struct IntegrationContext: Sendable {
     /// Hands the message to the client, which never waits for the broker: what an integration
     /// decides (an interlock, a restore) must not wait on a broker that is away. Then lets the
     /// loop's other tasks run, as the wait for the broker's acknowledgement once did: a whole
-    /// state (a thousand rules) handed over at once held up the upstream reads on the same loop.
+    /// state handed over in one go holds up the upstream reads that share the loop.
     private func publishRetained(_ relativeTopic: String, _ payload: [UInt8]) async {
         retained.published(relativeTopic, cleared: payload.isEmpty)
         client.publishRetained(topics.topic(relativeTopic), payload: payload)
