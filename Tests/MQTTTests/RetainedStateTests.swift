@@ -20,7 +20,8 @@ struct RetainedStateTests {
             let before = residentBytes()
             for number in 1_000..<11_000 { change(number) }
             let grown = residentBytes() - before
-            #expect(grown < 32 << 20, "grew by \(grown) bytes over 10,000 changes")
+            // Other suites of the pass allocate meanwhile: a bound well under the backlog, not a measurement.
+            #expect(grown < 64 << 20, "grew by \(grown) bytes over 10,000 changes")
 
             try await broker.restart()
             try await waitUntil("the client back", timeout: .seconds(10)) { client.isConnected }
