@@ -143,7 +143,8 @@ public final class MQTTClient: Sendable {
     /// in the order their topics were first published, so the broker gets the current state, not a
     /// backlog. After every reconnect the latest of each topic goes out again, for a broker that
     /// lost its retained messages. An empty payload clears the topic, at the next connect if
-    /// offline, and is forgotten once sent.
+    /// offline, and is forgotten once sent. One topic, one publisher at a time: two callers racing
+    /// on the same topic may reach the broker in the other order than they are remembered in.
     public func publishRetained(_ topic: String, payload: [UInt8]) {
         onPublish?(topic, payload, true)
         let connected = core.state.withLock { state in
