@@ -17,7 +17,7 @@ struct ReefCorePoller: Sendable {
             services.state.update { snapshot in
                 snapshot.hostInfo = info
                 snapshot.systemUsage = usage
-                snapshot.systemReadAt = Date()
+                snapshot.systemReadAt = services.clock.wallNow
             }
             services.answered(.core)
         } catch {

@@ -22,19 +22,20 @@ final class ReefGuard: Sendable {
     private let logger: Logger
     /// A probe not read yet is judged only once `stale_after` has passed since this: a start is
     /// no alarm, a probe that never answers is one.
-    private let startedAt = Date()
+    private let startedAt: Date
 
     /// How often the alarms are judged again without a new reading: a probe goes stale by the clock.
     static let recheck: Duration = .seconds(5)
 
-    init(configuration: ReefGuardConfiguration, logger: Logger) {
+    init(configuration: ReefGuardConfiguration, logger: Logger, startedAt: Date) {
         self.configuration = configuration
         self.logger = logger
+        self.startedAt = startedAt
     }
 
     /// Judges every guarded probe on `snapshot`. - Returns: the alarms that changed (a probe's
     /// first state counts when it is an alarm).
-    func judge(_ snapshot: ReefSnapshot, now: Date = Date()) -> [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)] {
+    func judge(_ snapshot: ReefSnapshot, now: Date) -> [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)] {
         alarms.withLock { alarms in
             var changed: [(probe: ReefGuardConfiguration.Probe, alarm: Alarm)] = []
             for probe in configuration.probes {

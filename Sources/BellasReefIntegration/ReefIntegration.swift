@@ -32,7 +32,7 @@ final class ReefIntegration: Integration {
         logger[metadataKey: "integration"] = "\(ReefTopics.name)"
         let upstream = ReefUpstream(
             connection: configuration.connection, tls: configuration.tls, logger: logger, metrics: environment.metrics)
-        services = ReefServices(upstream: upstream, state: ReefState(logger: logger))
+        services = ReefServices(upstream: upstream, state: ReefState(logger: logger), clock: environment.clock)
         core = ReefCorePoller(services: services)
         probes = ReefProbePoller(services: services, logger: logger)
         outlets = ReefOutletPoller(services: services)
@@ -43,7 +43,7 @@ final class ReefIntegration: Integration {
         feed = configuration.feed.map {
             ReefFeed(configuration: $0, services: services, control: control, interlocks: interlocks, logger: logger)
         }
-        probeGuard = configuration.probeGuard.map { ReefGuard(configuration: $0, logger: logger) }
+        probeGuard = configuration.probeGuard.map { ReefGuard(configuration: $0, logger: logger, startedAt: environment.clock.wallNow) }
     }
 
     let configurationHints = [
@@ -60,7 +60,7 @@ final class ReefIntegration: Integration {
 
     func run(context: IntegrationContext) async {
         let services = configuration.services
-        interlocks.resume(pending: context.timers.pending)
+        interlocks.resume(pending: context.timers.pending, now: self.services.clock.wallNow)
         await withDiscardingTaskGroup { group in
             group.addTask { await self.publishChanges(context) }
             if !configuration.interlocks.isEmpty { group.addTask { await self.interlocks.run(context) } }
@@ -77,8 +77,9 @@ final class ReefIntegration: Integration {
                     await withDiscardingTaskGroup { reads in
                         var pace = PollPace(interval: self.configuration.outletsInterval)
                         while !Task.isCancelled {
+                            let started = self.services.clock.now
                             await self.outlets.poll(in: &reads)
-                            try? await Task.sleep(for: pace.next(afterSuccess: self.answered(.outlets)))
+                            await self.services.clock.sleep(until: started + pace.next(afterSuccess: self.answered(.outlets)))
                         }
                     }
                 }
@@ -89,8 +90,9 @@ final class ReefIntegration: Integration {
     private func loop(_ service: BellasReefService, every interval: Duration, _ poll: @Sendable () async -> Void) async {
         var pace = PollPace(interval: interval)
         while !Task.isCancelled {
+            let started = services.clock.now
             await poll()
-            try? await Task.sleep(for: pace.next(afterSuccess: answered(service)))
+            await services.clock.sleep(until: started + pace.next(afterSuccess: answered(service)))
         }
     }
 
@@ -107,10 +109,11 @@ final class ReefIntegration: Integration {
         published.withLock { $0 = ChangedState(inheritingFrom: context) }
         while !Task.isCancelled {
             let pending = context.timers.pending
+            let now = services.clock.wallNow
             let (payloads, things, alarmChanges, interlockChanges) = services.state.read { snapshot in
                 (ReefPayloads(snapshot: snapshot, services: configuration.services, pending: pending, feed: configuration.feed),
                  snapshot.everyListRead(of: configuration.services) ? ReefDiscovery.Things(snapshot) : nil,
-                 probeGuard?.judge(snapshot) ?? [], interlocks.judge(snapshot))
+                 probeGuard?.judge(snapshot, now: now) ?? [], interlocks.judge(snapshot, now: now))
             }
             if let probeGuard { probeGuard.announce(alarmChanges, context: context) }
             interlocks.announce(interlockChanges)
@@ -127,7 +130,7 @@ final class ReefIntegration: Integration {
             if payloads.anyServiceAvailable { context.recordUpstreamSuccess() }
             // Also once a minute, for restores that fell due (their timers change without a poll).
             // With a guard, every few seconds: a probe goes stale by the clock, not by a poll.
-            await services.state.changed.wait(atMost: probeGuard == nil ? .seconds(60) : ReefGuard.recheck)
+            await services.state.changed.wait(atMost: probeGuard == nil ? .seconds(60) : ReefGuard.recheck, on: services.clock)
         }
     }
 

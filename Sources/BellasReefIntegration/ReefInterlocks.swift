@@ -61,7 +61,7 @@ final class ReefInterlocks: Sendable {
 
     /// Takes up the holds an earlier run left: an interlock with a pending timer is tripped, since
     /// the trip its hold saved. Called before the timers run.
-    func resume(pending: [PersistedTimer], now: Date = Date()) {
+    func resume(pending: [PersistedTimer], now: Date) {
         state.withLock { state in
             for interlock in interlocks {
                 let hold = pending.first { $0.key == ReefTopics.interlockTimer(interlock.key) }
@@ -79,7 +79,7 @@ final class ReefInterlocks: Sendable {
 
     /// Judges every interlock on `snapshot`: asks `run` for the trips it calls for, and re-arms an
     /// overridden interlock whose probe is back down. A release waits for the hold's timer.
-    func judge(_ snapshot: ReefSnapshot, now: Date = Date()) -> Changes {
+    func judge(_ snapshot: ReefSnapshot, now: Date) -> Changes {
         let (changes, asked) = state.withLock { state in
             var changes = Changes()
             var asked = false
@@ -138,7 +138,7 @@ final class ReefInterlocks: Sendable {
                 guard let interlock = interlocks.first(where: { $0.key == key }) else { continue }
                 await noticeSwitchedOn(interlock, context)
             }
-            await tripAsked.wait(atMost: .seconds(60))
+            await tripAsked.wait(atMost: .seconds(60), on: services.clock)
         }
     }
 
@@ -152,7 +152,7 @@ final class ReefInterlocks: Sendable {
         } catch {
             let firstTime = state.withLock { state in
                 state.tripping.remove(interlock.key)
-                return state.failures.updateValue(("\(error)", Date()), forKey: interlock.key)?.error != "\(error)"
+                return state.failures.updateValue(("\(error)", services.clock.wallNow), forKey: interlock.key)?.error != "\(error)"
             }
             if firstTime {
                 logger.error("interlock could not turn its outlet off; trying again at the next reading", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
@@ -180,7 +180,7 @@ final class ReefInterlocks: Sendable {
         // A timed command's restore is taken over: it must not turn the outlet on while it is held.
         let timedRestore = ReefTopics.restoreTimer(outletID: id)
         let promised = context.timers.pending(key: timedRestore)?.restore["state"]
-        let trippedAt = Date()
+        let trippedAt = services.clock.wallNow
         try await context.timers.set(
             key: ReefTopics.interlockTimer(interlock.key),
             restore: [
@@ -211,7 +211,7 @@ final class ReefInterlocks: Sendable {
             if let interlock {
                 guard let status = state.withLock({ $0.statuses[key] }), status.phase == .tripped else { return .overridden }
                 let probe = services.state.read { $0.probe(named: interlock.probe) }
-                let next = interlock.rule.phase(value: probe?.value, readAt: probe?.readAt, failed: probe?.error != nil, now: Date(), in: .tripped)
+                let next = interlock.rule.phase(value: probe?.value, readAt: probe?.readAt, failed: probe?.error != nil, now: services.clock.wallNow, in: .tripped)
                 guard next == .armed else {
                     state.withLock { _ = $0.awaitingReading.insert(key) }
                     return .held
@@ -228,7 +228,7 @@ final class ReefInterlocks: Sendable {
                 }
             }
             state.withLock { state in
-                state.statuses[key] = interlock.map { _ in Status(phase: .armed, since: Date()) }
+                state.statuses[key] = interlock.map { _ in Status(phase: .armed, since: services.clock.wallNow) }
                 state.awaitingReading.remove(key)
             }
             return .released
@@ -304,7 +304,7 @@ final class ReefInterlocks: Sendable {
             logger.error("an overridden interlock's hold could not be dropped", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
         }
         state.withLock { state in
-            state.statuses[interlock.key] = Status(phase: .overridden, since: Date())
+            state.statuses[interlock.key] = Status(phase: .overridden, since: services.clock.wallNow)
             state.awaitingReading.remove(interlock.key)
         }
         let above = JSONValue.number(interlock.rule.above).encodedString()

@@ -66,7 +66,7 @@ final class ReefOutletPoller: Sendable {
             }
         }
         let elapsed = ContinuousClock.now - started
-        services.state.update { $0.outlets[id]?.record(result, took: elapsed, at: Date()) }
+        services.state.update { $0.outlets[id]?.record(result, took: elapsed, at: services.clock.wallNow) }
         return result
     }
 }

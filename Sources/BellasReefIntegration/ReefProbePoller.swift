@@ -24,7 +24,7 @@ struct ReefProbePoller: Sendable {
             services.failed(.temperature, error)
             services.state.update { snapshot in
                 for address in snapshot.probes.keys {
-                    snapshot.probes[address]?.record(.failure(ReefUnavailable.temperature), at: Date())
+                    snapshot.probes[address]?.record(.failure(ReefUnavailable.temperature), at: services.clock.wallNow)
                 }
             }
             _ = await health
@@ -67,7 +67,7 @@ struct ReefProbePoller: Sendable {
         } catch {
             result = .failure(error)
         }
-        services.state.update { $0.probes[probe.address]?.record(result, at: Date()) }
+        services.state.update { $0.probes[probe.address]?.record(result, at: services.clock.wallNow) }
     }
 }
 

@@ -6,6 +6,8 @@ import BridgeCore
 struct ReefServices: Sendable {
     let upstream: ReefUpstream
     let state: ReefState
+    /// What readings are stamped with and every wait runs on: the bridge's.
+    let clock: any BridgeClock
 
     func answered(_ service: BellasReefService) {
         state.serviceAnswered(service)

@@ -11,10 +11,13 @@ import MQTTTestSupport
 public struct ReefFixture: Sendable {
     public let broker: TestBroker
     public let simulator: BellasReefSimulator
+    /// What the bridges it runs wait on: a test on virtual time passes a `ManualClock`.
+    public let clock: any BridgeClock
 
-    public init(broker: TestBroker, simulator: BellasReefSimulator) {
+    public init(broker: TestBroker, simulator: BellasReefSimulator, clock: any BridgeClock = .system) {
         self.broker = broker
         self.simulator = simulator
+        self.clock = clock
     }
 
     /// The `reef:` section for `simulator`: one-second polls; `settings` adds or replaces keys.
@@ -32,9 +35,9 @@ public struct ReefFixture: Sendable {
     public static func run(
         options: BellasReefSimulator.Options = .init(), outlets: [SimulatedOutlet] = SimulatedOutlet.observed,
         probes: [SimulatedProbe] = SimulatedProbe.observed, settings: [String: String] = [:], bridgeYAML: String = "",
-        _ body: (ReefFixture, Observer) async throws -> Void
+        clock: any BridgeClock = .system, _ body: (ReefFixture, Observer) async throws -> Void
     ) async throws {
-        try await withLastingSimulator(options: options, outlets: outlets, probes: probes) { fixture in
+        try await withLastingSimulator(options: options, outlets: outlets, probes: probes, clock: clock) { fixture in
             try await fixture.runBridge(yaml: bridgeYAML + yaml(fixture.simulator, settings: settings), body)
         }
     }
@@ -43,14 +46,14 @@ public struct ReefFixture: Sendable {
     /// to see what a start or a shutdown leaves behind.
     public static func withLastingSimulator(
         options: BellasReefSimulator.Options = .init(), outlets: [SimulatedOutlet] = SimulatedOutlet.observed,
-        probes: [SimulatedProbe] = SimulatedProbe.observed, _ body: (ReefFixture) async throws -> Void
+        probes: [SimulatedProbe] = SimulatedProbe.observed, clock: any BridgeClock = .system, _ body: (ReefFixture) async throws -> Void
     ) async throws {
         let simulator = BellasReefSimulator(options: options, outlets: outlets, probes: probes)
         try await simulator.start()
         let broker = try await TestBroker()
         defer { broker.stop() }
         do {
-            try await body(ReefFixture(broker: broker, simulator: simulator))
+            try await body(ReefFixture(broker: broker, simulator: simulator, clock: clock))
         } catch {
             await simulator.stop()
             throw error
@@ -73,10 +76,11 @@ public struct ReefFixture: Sendable {
     public func runBridgeWithoutObserver(yaml: String, waitingForOnline: Bool = true, _ body: () async throws -> Void) async throws {
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
         let integration = try ReefIntegrationFactory().make(
-            section: configuration.section(ReefTopics.name), environment: IntegrationEnvironment(logger: testLogger("reef")))
+            section: configuration.section(ReefTopics.name), environment: IntegrationEnvironment(logger: testLogger("reef"), clock: clock))
         let scenes = try configuration.scenes(over: [integration!])
         try await withRunningBridge(
-            broker: broker, yaml: yaml, integrations: [integration!] + (scenes.map { [$0] } ?? []), waitingForOnline: waitingForOnline, body)
+            broker: broker, yaml: yaml, integrations: [integration!] + (scenes.map { [$0] } ?? []), clock: clock,
+            waitingForOnline: waitingForOnline, body)
     }
 
     /// Requests `service` received whose path starts with `prefix`.

@@ -46,9 +46,12 @@ public final class Bridge: Service {
     ///     where `bridge/logging` comes from: the control `logger` (and the integrations') log through.
     ///   - source: where a reload (`bridge/request/reload`, SIGHUP) reads the configuration
     ///     again; `nil`: a reload is refused.
+    ///   - clock: what its timers, polls and time limits run on: the integrations' (their
+    ///     `IntegrationEnvironment`'s) too; a test's moves by hand.
     public init(
         configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger,
-        logControl: LogControl? = nil, source: ConfigurationSource? = nil, activity: BridgeActivity? = nil
+        logControl: LogControl? = nil, source: ConfigurationSource? = nil, activity: BridgeActivity? = nil,
+        clock: any BridgeClock = .system
     ) throws {
         self.configuration = configuration
         current = Mutex(configuration)
@@ -57,7 +60,7 @@ public final class Bridge: Service {
         self.logControl = logControl ?? LogControl(configuration.bridge)
         self.source = source
         self.activity = activity
-        timers = try TimerStore(directory: configuration.bridge.stateDirectory, logger: logger)
+        timers = try TimerStore(directory: configuration.bridge.stateDirectory, logger: logger, clock: clock)
         var onPublish: (@Sendable (String, [UInt8], Bool) -> Void)?
         if let activity { onPublish = { topic, payload, retain in activity.published(topic, payload, retain: retain) } }
         client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger, onPublish: onPublish)

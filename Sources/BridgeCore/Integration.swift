@@ -117,10 +117,13 @@ public struct IntegrationEnvironment: Sendable {
     public let logger: Logger
     /// Where the integration records its upstream requests, logins and availability.
     public let metrics: BridgeMetrics
+    /// What the integration's polls and waits run on: the bridge's clock.
+    public let clock: any BridgeClock
 
-    public init(logger: Logger, metrics: BridgeMetrics = BridgeMetrics()) {
+    public init(logger: Logger, metrics: BridgeMetrics = BridgeMetrics(), clock: any BridgeClock = .system) {
         self.logger = logger
         self.metrics = metrics
+        self.clock = clock
     }
 }
 

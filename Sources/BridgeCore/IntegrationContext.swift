@@ -8,6 +8,8 @@ public struct IntegrationContext: Sendable {
     public let logger: Logger
     /// What timed commands promised to undo, kept in `bridge.state_dir`.
     public let timers: IntegrationTimers
+    /// The bridge's time, which its timers run on too.
+    public var clock: any BridgeClock { timers.store.clock }
     let client: MQTTClient
     let health: HealthRecorder
     let discovery: DiscoveryPublisher?

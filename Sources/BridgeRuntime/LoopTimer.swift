@@ -2,7 +2,7 @@ import NIOCore
 import NIOPosix
 
 /// Runs `fire` once after a delay, on the current event loop (`BridgeEventLoop.loop` where the
-/// bridge's tasks run), unless cancelled first. What the bridge's time limits and waits use.
+/// bridge's tasks run), unless cancelled first. How ``SystemClock`` sets its alarms.
 ///
 /// A scheduled callback: no promise and future made per timer as with `scheduleTask`, and no
 /// sleeping task. On Linux a cancelled `Task.sleep` keeps its dispatch timer until its deadline,

@@ -15,18 +15,18 @@ extension TimeLimitedOutcome: Sendable where T: Sendable {}
 /// cancellation (every upstream call here has its own timeout as a backstop). The caller's own
 /// task is never cancelled by the limit.
 ///
-/// One child task, which the limit (a ``LoopTimer``, cancelled when the operation beats it)
+/// One child task, which the limit (an alarm on `clock`, cancelled when the operation beats it)
 /// cancels through its own handle: no second task sleeping beside it, and no `Task.sleep`, whose
 /// dispatch timer on Linux outlives its cancellation until its deadline.
 public func withTimeLimit<T: Sendable>(
-    _ limit: Duration, _ operation: @escaping @Sendable () async -> T
+    _ limit: Duration, on clock: any BridgeClock = .system, _ operation: @escaping @Sendable () async -> T
 ) async -> TimeLimitedOutcome<T> {
     await withTaskGroup(of: TimeLimitedOutcome<T>.self) { group in
         group.addTask {
             await withUnsafeCurrentTask { task -> TimeLimitedOutcome<T> in
                 guard let task else { return .finished(await operation()) }
                 let run = LimitedRun(task)
-                let expiry = LoopTimer(in: limit) { run.expire() }
+                let expiry = clock.alarm(at: clock.now + limit) { run.expire() }
                 let result = await operation()
                 let end = run.finish()
                 expiry.cancel()

@@ -28,11 +28,18 @@ public final class Wakeup: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns after `limit`, on `signal()`, or when the task is cancelled, whichever comes first.
+    /// Returns after `limit` on `clock`, on `signal()`, or when the task is cancelled, whichever
+    /// comes first.
+    public func wait(atMost limit: Duration, on clock: any BridgeClock = .system) async {
+        await wait(until: clock.now + limit, on: clock)
+    }
+
+    /// Returns at `deadline` on `clock`, on `signal()`, or when the task is cancelled, whichever
+    /// comes first.
     ///
-    /// The limit is a timer that resumes this waiter, not a time limit cancelling a child task:
+    /// The deadline is an alarm that resumes this waiter, not a time limit cancelling a child task:
     /// polls, state publications and timers wait here after every command.
-    public func wait(atMost limit: Duration) async {
+    public func wait(until deadline: ContinuousClock.Instant, on clock: any BridgeClock) async {
         let id: Int? = state.withLock { state in
             if state.pending {
                 state.pending = false
@@ -42,7 +49,7 @@ public final class Wakeup: Sendable {
             return state.nextID
         }
         guard let id else { return }
-        var expiry: LoopTimer?
+        var expiry: ClockAlarm?
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 // Cancellation may have come before this registration; then resume at once.
@@ -54,8 +61,8 @@ public final class Wakeup: Sendable {
                 if cancelledAlready {
                     continuation.resume()
                 } else {
-                    // Set once the waiter is registered, so that even a limit of zero finds it.
-                    expiry = LoopTimer(in: limit) { self.resume(id) }
+                    // Set once the waiter is registered, so that even a deadline passed finds it.
+                    expiry = clock.alarm(at: deadline) { self.resume(id) }
                 }
             }
         } onCancel: {

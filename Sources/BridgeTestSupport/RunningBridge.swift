@@ -10,7 +10,8 @@ import ServiceLifecycle
 /// bridge says `online`, which it does after its command subscriptions are in place.
 /// `configureObserver` sets up the client that watches for that (credentials on a broker with roles).
 /// `logControl`: the one `logger` was made through (`LogControl.logger(wrapping:)`), for tests of
-/// `bridge/request/log_level` and `bridge/logging`. `waitingForOnline: false`: `body` starts at
+/// `bridge/request/log_level` and `bridge/logging`. `clock`: the bridge's, the integrations' too
+/// (a `ManualClock` for a test on virtual time). `waitingForOnline: false`: `body` starts at
 /// once, for a broker that is away.
 public func withRunningBridge<T: Sendable>(
     broker: TestBroker,
@@ -18,13 +19,14 @@ public func withRunningBridge<T: Sendable>(
     integrations: [any Integration],
     logger: Logger = testLogger("bridge"),
     logControl: LogControl? = nil,
+    clock: any BridgeClock = .system,
     observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
     waitingForOnline: Bool = true,
     _ body: () async throws -> T
 ) async throws -> T {
     let bridge = try Bridge(
         configuration: try testConfiguration(broker: broker, yaml: yaml),
-        integrations: integrations, logger: logger, logControl: logControl
+        integrations: integrations, logger: logger, logControl: logControl, clock: clock
     )
     let group = ServiceGroup(services: [bridge], logger: testLogger("service-group"))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -16,6 +16,7 @@ final class PiHoleIntegration: Integration {
     let configuration: PiHoleConfiguration
     let instances: [PiHoleInstance]
     let logger: Logger
+    let clock: any BridgeClock
     let groups = Mutex(PiHoleGroupRegistry())
     let clientRegistry = Mutex(PiHoleClientRegistry())
     /// The group and client entities, built and set only when the things they are made of change.
@@ -37,6 +38,7 @@ final class PiHoleIntegration: Integration {
     init(configuration: PiHoleConfiguration, environment: IntegrationEnvironment) {
         self.configuration = configuration
         logger = environment.logger
+        clock = environment.clock
         instances = configuration.instances.map {
             PiHoleInstance(
                 id: $0.id, connection: $0.connection, logger: environment.logger,
@@ -78,20 +80,20 @@ final class PiHoleIntegration: Integration {
     /// number of Pi-holes. A re-plan only ever brings the planned poll closer, so a stream of
     /// commands cannot put it off.
     private func pollBlocking() async {
-        var lastPoll = ContinuousClock.now
+        var lastPoll = clock.now
         var pace = PollPace(interval: configuration.pollInterval)
         // `run` read once just before.
         var wait = pace.next(afterSuccess: instances.allSatisfy(\.snapshot.available))
         var planned: ContinuousClock.Instant?
         while !Task.isCancelled {
-            let due = min(planned ?? .now + .seconds(86_400), nextPollDue(after: lastPoll, wait: wait))
+            let due = min(planned ?? clock.now + .seconds(86_400), nextPollDue(after: lastPoll, wait: wait))
             planned = due
-            if due > .now {
-                await replanPoll.wait(atMost: due - .now)
-                if ContinuousClock.now < due { continue }
+            if due > clock.now {
+                await replanPoll.wait(until: due, on: clock)
+                if clock.now < due { continue }
             }
+            lastPoll = clock.now
             await refreshBlocking()
-            lastPoll = .now
             wait = pace.next(afterSuccess: instances.allSatisfy(\.snapshot.available))
             planned = nil
         }
@@ -118,7 +120,7 @@ final class PiHoleIntegration: Integration {
             var wait = schedule.stats
             for instance in instances { wait = min(wait, await instance.nextDetailsDue(schedule)) }
             // A Pi-hole that is away is not read, so its reads stay due: look again a poll later.
-            await detailsNow.wait(atMost: max(wait, configuration.pollInterval))
+            await detailsNow.wait(atMost: max(wait, configuration.pollInterval), on: clock)
         }
     }
 
@@ -136,7 +138,7 @@ final class PiHoleIntegration: Integration {
                 return .part(PiHolePublication.blockingMessages(of: ids, in: snapshots), upstreamAnswered: snapshots.contains { $0.snapshot.available })
             }
             // A restore carried out is taken off the list just after this publish: hide it already.
-            let pending = { (key: String) in context.timers.pending(key: key).flatMap { $0.dueAt > Date() ? $0 : nil } }
+            let pending = { (key: String) in context.timers.pending(key: key).flatMap { $0.dueAt > context.clock.wallNow ? $0 : nil } }
             let registry = groups.withLock { registry in
                 registry.update(snapshots.map { ($0.id, $0.snapshot.details.groups) }, pending: pending)
                 return registry
@@ -161,8 +163,8 @@ final class PiHoleIntegration: Integration {
         var due = lastPoll + wait
         for instance in instances {
             guard let resumesAt = instance.snapshot.currentResumesAt else { continue }
-            let untilResume = Duration.milliseconds(Int64(resumesAt.timeIntervalSinceNow * 1000)) + Self.resumeCheckDelay
-            due = min(due, .now + max(untilResume, Self.minimumRecheck))
+            let untilResume = Duration.milliseconds(Int64(resumesAt.timeIntervalSince(clock.wallNow) * 1000)) + Self.resumeCheckDelay
+            due = min(due, clock.now + max(untilResume, Self.minimumRecheck))
         }
         return due
     }

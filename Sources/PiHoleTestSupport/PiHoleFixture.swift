@@ -10,10 +10,13 @@ import PiHoleSimulator
 public struct PiHoleFixture: Sendable {
     public let broker: TestBroker
     public let simulators: [String: PiHoleSimulator]
+    /// What the bridges it runs wait on: a test on virtual time passes a `ManualClock`.
+    public let clock: any BridgeClock
 
-    public init(broker: TestBroker, simulators: [String: PiHoleSimulator]) {
+    public init(broker: TestBroker, simulators: [String: PiHoleSimulator], clock: any BridgeClock = .system) {
         self.broker = broker
         self.simulators = simulators
+        self.clock = clock
     }
 
     /// The `pihole:` section for `simulators`; `instanceSettings` are added to each instance
@@ -34,7 +37,7 @@ public struct PiHoleFixture: Sendable {
     public static func run(
         ids: [String] = ["main"], broker: TestBroker? = nil, brokerYAML: String = "", password: String = "correct horse",
         pollInterval: Int = 1, extraPiHoleYAML: String = "", observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
-        _ body: (PiHoleFixture, Observer) async throws -> Void
+        clock: any BridgeClock = .system, _ body: (PiHoleFixture, Observer) async throws -> Void
     ) async throws {
         var simulators: [String: PiHoleSimulator] = [:]
         for id in ids {
@@ -45,7 +48,7 @@ public struct PiHoleFixture: Sendable {
         let ownBroker: TestBroker?
         if broker == nil { ownBroker = try await TestBroker() } else { ownBroker = nil }
         let broker = broker ?? ownBroker!
-        let fixture = PiHoleFixture(broker: broker, simulators: simulators)
+        let fixture = PiHoleFixture(broker: broker, simulators: simulators, clock: clock)
         do {
             try await fixture.runBridge(
                 yaml: brokerYAML + yaml(simulators, password: password, pollInterval: pollInterval, extra: extraPiHoleYAML),
@@ -83,9 +86,9 @@ public struct PiHoleFixture: Sendable {
     public func runBridge(yaml: String, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in }, _ body: (PiHoleFixture, Observer) async throws -> Void) async throws {
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
         let integration = try PiHoleIntegrationFactory().make(
-            section: configuration.section("pihole"), environment: IntegrationEnvironment(logger: testLogger("pihole"))
+            section: configuration.section("pihole"), environment: IntegrationEnvironment(logger: testLogger("pihole"), clock: clock)
         )
-        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!], observer: configureObserver) {
+        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!], clock: clock, observer: configureObserver) {
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver) { observer in
                 try await body(self, observer)
             }

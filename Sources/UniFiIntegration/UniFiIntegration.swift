@@ -30,10 +30,12 @@ final class UniFiIntegration: Integration {
     private let runtimeEntities = RuntimeEntityBuilder<[UniFiDiscovery.RuleThing]>()
     private let pollNow = Wakeup()
     let logger: Logger
+    let clock: any BridgeClock
 
     init(configuration: UniFiConfiguration, environment: IntegrationEnvironment) {
         self.configuration = configuration
         logger = environment.logger
+        clock = environment.clock
         controllers = configuration.controllers.map {
             UniFiController(
                 configuration: $0, logger: environment.logger,
@@ -69,9 +71,10 @@ final class UniFiIntegration: Integration {
     private func poll() async {
         var pace = PollPace(interval: configuration.pollInterval)
         while !Task.isCancelled {
+            let started = clock.now
             await refreshAll()
             let everyConsoleRead = await statuses().allSatisfy(\.status.available)
-            await pollNow.wait(atMost: pace.next(afterSuccess: everyConsoleRead))
+            await pollNow.wait(until: started + pace.next(afterSuccess: everyConsoleRead), on: clock)
         }
     }
 
@@ -129,7 +132,7 @@ final class UniFiIntegration: Integration {
     /// The timed commands' restores still to come, by timer key. One carried out is taken off the
     /// list just after the publish that follows it: hide it already.
     private func pendingRestores(_ context: IntegrationContext) -> [String: PersistedTimer] {
-        let now = Date()
+        let now = context.clock.wallNow
         return Dictionary(context.timers.pending.filter { $0.dueAt > now }.map { ($0.key, $0) }) { first, _ in first }
     }
 

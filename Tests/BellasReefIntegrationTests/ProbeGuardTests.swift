@@ -43,10 +43,11 @@ import Testing
     @Test func aProbeNotReadYetIsStaleOnlyAfterItsTime() {
         let probe = ReefGuardConfiguration.Probe(
             probe: "Display Tank", key: "display-tank", limits: ProbeGuard(low: 24, high: 27, hysteresis: 0.3, staleAfter: .seconds(60)))
-        let guardian = ReefGuard(configuration: ReefGuardConfiguration(probes: [probe]), logger: Logger(label: "test"))
-        #expect(guardian.judge(ReefSnapshot()).isEmpty)
+        let start = Date()
+        let guardian = ReefGuard(configuration: ReefGuardConfiguration(probes: [probe]), logger: Logger(label: "test"), startedAt: start)
+        #expect(guardian.judge(ReefSnapshot(), now: start).isEmpty)
         #expect(guardian.messages.isEmpty)
-        let later = guardian.judge(ReefSnapshot(), now: Date().addingTimeInterval(61))
+        let later = guardian.judge(ReefSnapshot(), now: start.addingTimeInterval(61))
         #expect(later.map(\.alarm.state) == [.stale])
     }
 }

@@ -11,17 +11,21 @@ import Testing
         fixture.outletCalls(id).filter { $0.method == "POST" && $0.path.hasSuffix("/turn_on") }.count
     }
 
+    /// On virtual time: nothing is restored a second early, and it is at the second.
     @Test func aTimedOffIsRestoredWhenDue() async throws {
-        try await ReefFixture.run { fixture, observer in
+        let clock = ManualClock()
+        try await ReefFixture.run(clock: clock) { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
-            let response = try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":2}"#)
+            let response = try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":120}"#)
             #expect(response["data"]?["state"] == "off", "\(response)")
             #expect(response["data"]?["restore_state"] == "on")
-            #expect(response["data"]?["restore_at"]?.stringValue != nil)
+            #expect(response["data"]?["restore_at"]?.stringValue == clock.wallNow.addingTimeInterval(120).iso8601)
             #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
             _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "off" && $0["restore_at"] != .null }
+            try await clock.advance(by: .seconds(119))
             #expect(turnOns(fixture, Outlets.returnPump) == 0)
-            let restored = try await observer.latest("home/reef/outlet/return-pump", timeout: .seconds(8)) {
+            try await clock.advance(by: .seconds(1))
+            let restored = try await observer.latest("home/reef/outlet/return-pump", live: true) {
                 $0["state"] == "on" && $0["restore_at"] == .null
             }
             #expect(restored["restore_state"] == .null)
@@ -31,25 +35,28 @@ import Testing
     }
 
     @Test func aPlainCommandCancelsThePendingRestore() async throws {
-        try await ReefFixture.run { fixture, observer in
+        let clock = ManualClock()
+        try await ReefFixture.run(clock: clock) { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
             #expect(try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":2}"#)["status"] == "ok")
             let plain = try await observer.command("home/reef/outlet/return-pump/set", "OFF")
             #expect(plain["data"]?["restore_at"] == .null, "\(plain)")
-            try await Task.sleep(for: .seconds(3))
+            try await clock.advance(by: .seconds(3))
             #expect(turnOns(fixture, Outlets.returnPump) == 0)
             #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
         }
     }
 
     @Test func aSecondTimedCommandKeepsTheFirstOnesPromise() async throws {
-        try await ReefFixture.run { fixture, observer in
+        let clock = ManualClock()
+        try await ReefFixture.run(clock: clock) { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
             #expect(try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":600}"#)["status"] == "ok")
             // Still off, for a shorter while: afterwards back on, as before the first command.
             let second = try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":2}"#)
             #expect(second["data"]?["restore_state"] == "on", "\(second)")
-            try await waitUntil("the pump is back on", timeout: .seconds(8)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
+            try await clock.advance(by: .seconds(2))
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
             #expect(turnOns(fixture, Outlets.returnPump) == 1)
         }
     }

@@ -224,7 +224,7 @@ final class CommandQueue: Sendable {
         }
         let context = context
         let limit = prepared.timeLimit ?? timeLimit
-        let result: Result<JSONValue?, CommandError> = switch await withTimeLimit(limit, { await prepared.carryOut(context) }) {
+        let result: Result<JSONValue?, CommandError> = switch await withTimeLimit(limit, on: context.clock, { await prepared.carryOut(context) }) {
         case .finished(let result): result
         case .expired: .failure(CommandError("timed out after \(limit)"))
         // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".

@@ -79,7 +79,7 @@ final class SceneIntegration: Integration {
 
     private func turnOn(_ scene: Scene, for duration: Duration?, context: IntegrationContext) async -> Result<JSONValue, CommandError> {
         var promise = context.timers.pending(key: scene.key).map(ScenePromise.init) ?? ScenePromise(restores: [], parts: [])
-        let dueAt = duration.map { Date().addingTimeInterval(Double($0.components.seconds)) } ?? ScenePromise.untilTurnedOff
+        let dueAt = duration.map { context.clock.wallNow.addingTimeInterval(Double($0.components.seconds)) } ?? ScenePromise.untilTurnedOff
         let outcomes = await withTaskGroup(of: (Int, JSONValue, [ScenePromise.Restore]).self) { group in
             for (index, part) in scene.parts.enumerated() {
                 let earlier = promise.restores(of: part.integration)
@@ -214,7 +214,7 @@ final class SceneIntegration: Integration {
                         ])
                         return nil
                     }
-                    let timer = PersistedTimer(integration: restore.integration, key: restore.key, restore: restore.restore, dueAt: Date())
+                    let timer = PersistedTimer(integration: restore.integration, key: restore.key, restore: restore.restore, dueAt: context.clock.wallNow)
                     return await run.integration.carryOutRestore(timer, context: run.context) ? nil : restore
                 }
             }
@@ -244,7 +244,7 @@ final class SceneIntegration: Integration {
             let messages = [(topic: SceneTopics.availability, message: StateMessage.availability(true))]
                 + scenes.map { scene in (topic: SceneTopics.state(scene.key), message: StateMessage.json(payload(scene, context.timers.pending(key: scene.key)))) }
             for (topic, message) in published.changes(replacingAll: messages) { await context.publish(topic, message) }
-            await changed.wait(atMost: .seconds(60))
+            await changed.wait(atMost: .seconds(60), on: context.clock)
         }
     }
 }

@@ -42,11 +42,10 @@ public struct IntegrationTimers: Sendable {
             // The scene keeps the promise now, including one a timed command made before it.
             return try await cancel(key: key)
         }
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         // The file keeps whole seconds: the due time is rounded up to one, so that reading it back
         // after a restart never brings the restore forward.
-        let now = store.wallClock()
-        let dueAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + seconds).rounded(.up))
+        let now = store.clock.wallNow
+        let dueAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + delay.timeInterval).rounded(.up))
         let timer = PersistedTimer(integration: integration, key: key, restore: restore, dueAt: dueAt)
         do {
             return try await store.set(timer, after: .milliseconds(Int64((dueAt.timeIntervalSince(now) * 1000).rounded(.up))))

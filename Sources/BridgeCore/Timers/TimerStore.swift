@@ -27,15 +27,15 @@ public final class TimerStore: Sendable {
     private let logger: Logger
     /// A restore that failed (the upstream is away) is tried again after this long.
     private let retryDelay: Duration
-    /// The wall clock, read only to write due times into the file and to read them back at a
-    /// start: while the bridge runs, waits are measured on the monotonic clock, so a clock step
-    /// (NTP, a dead RTC battery) moves no timer. A parameter so that tests can step it.
-    let wallClock: @Sendable () -> Date
+    /// Its wall clock is read only to write due times into the file and to read them back at a
+    /// start: while the bridge runs, waits are measured on its monotonic clock, so a clock step
+    /// (NTP, a dead RTC battery) moves no timer.
+    let clock: any BridgeClock
 
     /// Opens (and creates) the state directory and reads the timers saved there. An unreadable
     /// file is logged and set aside, never a reason not to start.
     public init(
-        directory: String, logger: Logger, retryDelay: Duration = .seconds(15), wallClock: @escaping @Sendable () -> Date = Date.init
+        directory: String, logger: Logger, retryDelay: Duration = .seconds(15), clock: any BridgeClock = .system
     ) throws(ConfigError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -48,7 +48,7 @@ public final class TimerStore: Sendable {
         file = TimerFile(directory: directory)
         self.logger = logger
         self.retryDelay = retryDelay
-        self.wallClock = wallClock
+        self.clock = clock
         var loaded: [PersistedTimer] = []
         do {
             loaded = try file.load()
@@ -58,7 +58,7 @@ public final class TimerStore: Sendable {
                 "file": "\(file.url.path)", "moved_to": "\(aside)", "error": "\(error)",
             ])
         }
-        schedule = Mutex(TimerSchedule(loaded: loaded, wallNow: wallClock(), now: .now))
+        schedule = Mutex(TimerSchedule(loaded: loaded, wallNow: clock.wallNow, now: clock.now))
         if !loaded.isEmpty {
             logger.info("pending timers read", metadata: ["count": "\(loaded.count)", "file": "\(file.url.path)"])
         }
@@ -67,7 +67,7 @@ public final class TimerStore: Sendable {
     /// Sets `timer` to fire after `delay`, replacing any for the same key, and saves.
     /// - Returns: the timer it replaced.
     func set(_ timer: PersistedTimer, after delay: Duration) async throws -> PersistedTimer? {
-        let deadline = ContinuousClock.now + delay
+        let deadline = clock.now + delay
         let replaced = try await change(timer.id) { $0.set(timer, deadline: deadline) }
         wakeup(timer.integration).signal()
         return replaced
@@ -90,7 +90,7 @@ public final class TimerStore: Sendable {
 
     /// Brings the timers of `integration` waiting for a retry forward to now.
     func retryNow(integration: String) {
-        if schedule.withLock({ $0.retryNow(integration: integration, now: .now) }) { wakeup(integration).signal() }
+        if schedule.withLock({ $0.retryNow(integration: integration, now: clock.now) }) { wakeup(integration).signal() }
     }
 
     /// Carries out `integration`'s timers as they fall due, until the task is cancelled. `fire`
@@ -98,16 +98,17 @@ public final class TimerStore: Sendable {
     func run(integration: String, fire: @Sendable (PersistedTimer) async -> Bool) async {
         let wakeup = wakeup(integration)
         while !Task.isCancelled {
-            for timer in schedule.withLock({ $0.due(integration: integration, now: .now) }) {
+            for timer in schedule.withLock({ $0.due(integration: integration, now: clock.now) }) {
                 if await fire(timer) {
                     _ = try? await complete(timer)
                 } else {
-                    schedule.withLock { $0.retry(timer, after: retryDelay, now: .now) }
+                    schedule.withLock { $0.retry(timer, after: retryDelay, now: clock.now) }
                 }
             }
             let next = schedule.withLock { $0.nextDeadline(integration: integration) }
             // At most an hour: a scene on until OFF is due in the year 9999, past what a timer can wait.
-            await wakeup.wait(atMost: min(.seconds(3600), next.map { max(.zero, $0 - .now) } ?? .seconds(3600)))
+            let inAnHour = clock.now + .seconds(3600)
+            await wakeup.wait(until: min(inAnHour, next ?? inAnHour), on: clock)
         }
     }
 
