@@ -356,7 +356,7 @@ final class ReefInterlocks: Sendable {
         let key = ReefTopics.interlockTimer(interlock.key)
         guard let state, let hold = timers.pending(key: key), case .object(var restore) = hold.restore else { return }
         restore["state"] = state
-        let left = Int64(max(1, hold.dueAt.timeIntervalSinceNow.rounded(.up)))
+        let left = Int64(max(1, hold.dueAt.timeIntervalSince(services.clock.wallNow).rounded(.up)))
         do {
             try await timers.set(key: key, restore: .object(restore), after: .seconds(left))
         } catch {

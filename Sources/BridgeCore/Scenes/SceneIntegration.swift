@@ -99,7 +99,7 @@ final class SceneIntegration: Integration {
                 "no part of '\(scene.name)' could be applied; the scene stays off", data: ["state": "off", "parts": .array(promise.parts)]))
         }
         do throws(CommandError) {
-            let delay = duration ?? .seconds(Int64(ScenePromise.untilTurnedOff.timeIntervalSinceNow))
+            let delay = duration ?? .seconds(Int64(ScenePromise.untilTurnedOff.timeIntervalSince(context.clock.wallNow)))
             try await context.timers.set(key: scene.key, restore: promise.json, after: delay)
         } catch {
             // The parts are applied, but nothing would undo them: say so, and undo them now.
