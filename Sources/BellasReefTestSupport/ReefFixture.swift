@@ -20,6 +20,12 @@ public struct ReefFixture: Sendable {
         self.clock = clock
     }
 
+    /// The clock of a fixture made with a `ManualClock`, for a test on virtual time to advance.
+    public var virtualClock: ManualClock {
+        guard let clock = clock as? ManualClock else { preconditionFailure("this fixture runs on the system clock") }
+        return clock
+    }
+
     /// The `reef:` section for `simulator`: one-second polls; `settings` adds or replaces keys.
     public static func yaml(_ simulator: BellasReefSimulator, settings: [String: String] = [:]) -> String {
         var values = [

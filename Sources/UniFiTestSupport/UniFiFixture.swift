@@ -62,17 +62,19 @@ public struct UniFiFixture: Sendable {
     }
 
     /// Runs the bridge on `yaml` (this fixture's by default) and an observer of `home/#` and
-    /// `homeassistant/#` for the length of `body`; its log lines into `logs` when given.
+    /// `homeassistant/#` for the length of `body`; its log lines into `logs` when given; on
+    /// `clock` (a `ManualClock` for a test on virtual time).
     public func runBridge(
-        yaml: String? = nil, logs: LogCapture? = nil, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
-        _ body: (Observer) async throws -> Void
+        yaml: String? = nil, logs: LogCapture? = nil, clock: any BridgeClock = .system,
+        observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in }, _ body: (Observer) async throws -> Void
     ) async throws {
         let yaml = yaml ?? self.yaml()
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
         let integration = try UniFiIntegrationFactory().make(
-            section: configuration.section("unifi"), environment: IntegrationEnvironment(logger: logs?.logger("unifi") ?? testLogger("unifi")))
+            section: configuration.section("unifi"), environment: IntegrationEnvironment(logger: logs?.logger("unifi") ?? testLogger("unifi"), clock: clock))
         try await withRunningBridge(
-            broker: broker, yaml: yaml, integrations: [integration!], logger: logs?.logger("bridge") ?? testLogger("bridge"), observer: configureObserver
+            broker: broker, yaml: yaml, integrations: [integration!], logger: logs?.logger("bridge") ?? testLogger("bridge"), clock: clock,
+            observer: configureObserver
         ) {
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver) { observer in
                 try await body(observer)

@@ -20,8 +20,10 @@ import Testing
 
         """
 
+    /// On virtual time: each advance of a second is a reading.
     @Test func readingsThatGoHighLowAndStopRaiseTheirAlarms() async throws {
-        try await ReefFixture.withLastingSimulator { fixture in
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
+            let clock = fixture.virtualClock
             try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.guardYAML) { fixture, observer in
                 let ok = try await observer.latest("home/reef/alarm/display-tank") { $0["state"] == "ok" }
                 #expect(ok["limits"]?["high"] == 27)
@@ -29,21 +31,28 @@ import Testing
                 #expect(sensor["device_class"] == "problem")
 
                 fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
+                try await clock.advance(by: .seconds(1))
                 let high = try await observer.latest("home/reef/alarm/display-tank") { $0["state"] == "high" }
                 #expect(high["value"] == 28.4)
                 _ = try await observer.latest("home/bridge/event") { $0["type"] == "probe_alarm" && $0["data"]?["alarm"]?["state"] == "high" }
 
                 fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 23.1 }
+                try await clock.advance(by: .seconds(1))
                 _ = try await observer.latest("home/reef/alarm/display-tank") { $0["state"] == "low" }
 
-                // The temperature service goes away: the last reading ages, and the probe goes stale.
+                // The temperature service goes away: the probe's reads fail (`error`), its last
+                // reading ages, and it goes stale once that is older than `stale_after`, not before.
                 try await fixture.simulator.setFault(.down, on: .temperature)
-                let stale = try await observer.latest("home/reef/alarm/display-tank", timeout: .seconds(20)) { $0["state"] == "stale" }
+                for _ in 1...5 { try await clock.advance(by: .seconds(1)) }
+                #expect(try await observer.latest("home/reef/alarm/display-tank")["state"] == "error")
+                try await clock.advance(by: .seconds(1))
+                let stale = try await observer.latest("home/reef/alarm/display-tank") { $0["state"] == "stale" }
                 #expect(stale["value"] == .null, "a stale probe shows no value as if fresh")
 
                 try await fixture.simulator.setFault(nil, on: .temperature)
                 fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
-                _ = try await observer.latest("home/reef/alarm/display-tank", timeout: .seconds(20)) { $0["state"] == "ok" }
+                try await clock.advance(by: .seconds(5))
+                _ = try await observer.latest("home/reef/alarm/display-tank") { $0["state"] == "ok" }
             }
         }
     }

@@ -305,8 +305,3 @@ import Testing
         #expect(reefConfigurationRefuses("interlocks", item, naming: key))
     }
 }
-
-extension ReefFixture {
-    /// The clock of a fixture these tests made: always virtual here.
-    fileprivate var virtualClock: ManualClock { clock as! ManualClock }
-}

@@ -12,7 +12,7 @@ import Testing
     static let scene = "scenes:\n  - name: Quiet\n    parts:\n      - reef_outlet: Return Pump\n        state: off\n"
 
     @Test func aRestoreThatFailsAtOffIsKeptAndCarriedOutOnceTheServiceIsBack() async throws {
-        try await ReefFixture.withLastingSimulator { fixture in
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
             try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.scene) { fixture, observer in
                 _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
                 #expect(try await observer.command("home/scene/quiet/set", "ON")["status"] == "ok")
@@ -27,7 +27,10 @@ import Testing
                 #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
 
                 try await fixture.simulator.setFault(nil, on: .outlets)
-                _ = try await observer.latest("home/scene/quiet", timeout: .seconds(30)) { $0["state"] == "off" }
+                try await fixture.virtualClock.advance(by: .seconds(14))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+                try await fixture.virtualClock.advance(by: .seconds(1))
+                _ = try await observer.latest("home/scene/quiet") { $0["state"] == "off" }
                 #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
             }
         }

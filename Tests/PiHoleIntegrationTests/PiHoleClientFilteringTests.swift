@@ -87,32 +87,34 @@ import Testing
         }
     }
 
-    /// The Pi-hole is away when the pause ends: the restore waits for it and then happens.
+    /// The Pi-hole is away when the pause ends: the restore waits for it and then happens, at
+    /// the next try (every 15 s). On virtual time.
     @Test func aRestoreDueWhileThePiHoleIsAwayHappensWhenItIsBack() async throws {
-        try await PiHoleFixture.run { fixture, observer in
+        let clock = ManualClock()
+        try await PiHoleFixture.run(clock: clock) { fixture, observer in
             fixture["main"].addGroup(name: "kids")
             fixture["main"].addClient("192.168.1.60", groups: ["kids"])
             #expect(try await observer.command("home/pihole/client/192-168-1-60/pause", "2")["status"] == "ok")
             try await fixture["main"].setFault(.down)
-            try await Task.sleep(for: .seconds(4))
+            try await clock.advance(by: .seconds(4))
             #expect(fixture["main"].clientGroups("192.168.1.60") == [PiHoleClientRegistry.unfilteredGroup])
             try await fixture["main"].setFault(nil)
-            try await waitUntil("the client is back in its group", timeout: .seconds(20)) {
-                fixture["main"].clientGroups("192.168.1.60") == ["kids"]
-            }
+            try await clock.advance(by: .seconds(15))
+            #expect(fixture["main"].clientGroups("192.168.1.60") == ["kids"])
         }
     }
 
     /// The client is removed on the Pi-hole before its restore: nothing is restored, and above all
     /// no PUT brings it back (FTL's PUT would create it).
     @Test func aClientRemovedMeanwhileIsNotBroughtBack() async throws {
-        try await PiHoleFixture.run { fixture, observer in
+        let clock = ManualClock()
+        try await PiHoleFixture.run(clock: clock) { fixture, observer in
             fixture["main"].addGroup(name: "strict")
             fixture["main"].addClient("192.168.1.40")
             #expect(try await observer.command("home/pihole/main/client/192.168.1.40/groups/set", #"{"groups":["strict"],"for":2}"#)["status"] == "ok")
             let writes = fixture["main"].clientWrites
             fixture["main"].removeClient("192.168.1.40")
-            try await Task.sleep(for: .seconds(5))
+            try await clock.advance(by: .seconds(2))
             #expect(fixture["main"].client("192.168.1.40") == nil)
             #expect(fixture["main"].clientWrites == writes)
         }
@@ -121,7 +123,8 @@ import Testing
     /// A client the Pi-hole does not know is configured only when asked explicitly, and its
     /// restore takes the configuration away again.
     @Test func anUnknownClientIsConfiguredOnlyWhenAskedAndUnconfiguredAfter() async throws {
-        try await PiHoleFixture.run { fixture, observer in
+        let clock = ManualClock()
+        try await PiHoleFixture.run(clock: clock) { fixture, observer in
             fixture["main"].addGroup(name: "strict")
             let refused = try await observer.command("home/pihole/client/192.168.1.77/groups/set", #"{"groups":["strict"]}"#)
             #expect(refused["status"] == "error")
@@ -131,7 +134,7 @@ import Testing
             #expect(made["status"] == "ok", "\(made)")
             #expect(made["data"]?["main"]?["restore_to"] == "unconfigured")
             #expect(fixture["main"].clientGroups("192.168.1.77") == ["strict"])
-            try await Task.sleep(for: .seconds(5))
+            try await clock.advance(by: .seconds(2))
             #expect(fixture["main"].client("192.168.1.77") == nil)
         }
     }

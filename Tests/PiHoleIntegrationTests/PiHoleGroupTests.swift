@@ -120,14 +120,13 @@ import Testing
 
     /// A plain switch replaces the promise of a timed one: nothing is restored later.
     @Test func aPlainSwitchCancelsAPendingRestore() async throws {
-        try await PiHoleFixture.run { fixture, observer in
+        let clock = ManualClock()
+        try await PiHoleFixture.run(clock: clock) { fixture, observer in
             fixture["main"].addGroup(name: "kids")
-            // 5 s: the plain switch must come before the restore, and a loaded machine was seen
-            // to take over 2 s between the two answers.
             _ = try await observer.command("home/pihole/main/group/kids/set", #"{"enabled":false,"for":5}"#)
             let answer = try await observer.command("home/pihole/main/group/kids/set", "OFF")
             #expect(answer["data"]?["restore_at"] == .null)
-            try await Task.sleep(for: .seconds(6))
+            try await clock.advance(by: .seconds(5))
             #expect(fixture["main"].group(named: "kids")?.enabled == false)
             #expect(fixture["main"].groupPutCount == 2)
         }

@@ -134,13 +134,14 @@ private typealias F = UniFiSimulatorFixtures
 
     /// A plain command replaces a pending restore: nothing is restored later.
     @Test func aPlainCommandCancelsAPendingRestore() async throws {
+        let clock = ManualClock()
         try await UniFiFixture.withSimulator { fixture in
-            try await fixture.runBridge { observer in
+            try await fixture.runBridge(clock: clock) { observer in
                 _ = try await observer.latest("home/unifi/rules") { $0["downtime-tablet"] != nil }
                 _ = try await observer.command("home/unifi/rule/downtime-tablet/set", #"{"enabled":true,"for":2}"#)
                 let answer = try await observer.command("home/unifi/rule/downtime-tablet/set", "ON")
                 #expect(answer["data"]?["restore_at"] == .null)
-                try await Task.sleep(for: .seconds(3))
+                try await clock.advance(by: .seconds(2))
                 #expect(fixture.simulator.putBodies(pathContaining: F.downtimeTabletID).count == 2)
                 #expect(fixture.simulator.rule(.aclRules, id: F.downtimeTabletID)?["enabled"] == true)
             }
