@@ -94,17 +94,25 @@ public final class WebDriver: Sendable {
         try await onElement(selector, "/value", ["text": .string(text)])
     }
 
-    /// Finds `selector` and acts on it, finding it again when the page re-rendered it in between
-    /// (a live page replaces its parts as state arrives: WebDriver's "stale element reference").
-    private func onElement(_ selector: String, _ action: String, _ body: JSONValue) async throws {
-        for attempt in 1...5 {
+    /// Finds `selector` and acts on it as a user would: finding it again when the page re-rendered
+    /// it in between (a live page replaces its parts as state arrives: WebDriver's "stale element
+    /// reference"), and waiting, up to `timeout`, while it cannot be used yet (hidden or disabled
+    /// until the state it needs arrives: "element not interactable").
+    private func onElement(_ selector: String, _ action: String, _ body: JSONValue, timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
             do {
                 _ = try await call(.POST, "/element/\(try await element(selector))\(action)", body)
                 return
-            } catch let error as WebDriverError where error.description.contains("stale element reference") && attempt < 5 {
-                continue
+            } catch let error as WebDriverError where Self.isPassing(error) && ContinuousClock.now < deadline {
+                // Polled: WebDriver says nothing when an element becomes usable.
+                try await Task.sleep(for: .milliseconds(50))
             }
         }
+    }
+
+    private static func isPassing(_ error: WebDriverError) -> Bool {
+        error.description.contains("stale element reference") || error.description.contains("element not interactable")
     }
 
     /// The visible text of the page's body.

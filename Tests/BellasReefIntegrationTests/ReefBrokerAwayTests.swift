@@ -81,22 +81,20 @@ import Testing
     /// A timed command's restore falls due while the broker is away, in a bridge started while it
     /// was: it is carried out on time all the same.
     @Test func aRestoreDueDuringAnOutageIsCarriedOutOnTime() async throws {
-        try await ReefFixture.withLastingSimulator { fixture in
-            let stateDirectory = temporaryStateDirectory()
-            let yaml = "bridge:\n  state_dir: \(stateDirectory)\n" + ReefFixture.yaml(fixture.simulator)
-            var due = Date()
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
+            let clock = fixture.virtualClock
+            let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator)
             try await fixture.runBridge(yaml: yaml) { fixture, observer in
                 _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
-                // Long enough that the second bridge runs, without a broker, before it is due.
                 let response = try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":8}"#)
-                due = try Date(response["data"]?["restore_at"]?.stringValue ?? "", strategy: .iso8601)
+                #expect(response["data"]?["restore_at"]?.stringValue == clock.wallNow.addingTimeInterval(8).iso8601)
             }
             fixture.broker.stop()
             try await fixture.runBridgeWithoutObserver(yaml: yaml, waitingForOnline: false) {
-                #expect(Date() < due, "the second bridge started after the restore was due")
-                try await waitUntil("the pump back on", timeout: .seconds(15)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
-                #expect(Date() >= due)
-                #expect(Date().timeIntervalSince(due) < 2, "restored \(Date().timeIntervalSince(due)) s late")
+                try await clock.advance(by: .seconds(7))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false, "restored before it was due")
+                try await clock.advance(by: .seconds(1))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true, "not restored when due")
                 try await fixture.broker.restart()
             }
         }
@@ -105,25 +103,25 @@ import Testing
     /// A hold saved by one run is released by the next within a reading of its `release_at`,
     /// and says `since` the trip, as before the restart.
     @Test func aHoldAcrossARestartReleasesWithinAReadingOfItsReleaseTime() async throws {
-        try await ReefFixture.withLastingSimulator { fixture in
-            let stateDirectory = temporaryStateDirectory()
-            let yaml = Self.yaml(fixture, stateDirectory: stateDirectory, minOff: 6)
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
+            let clock = fixture.virtualClock
+            let yaml = Self.yaml(fixture, stateDirectory: temporaryStateDirectory(), minOff: 6)
             fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
             fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 28.4 }
             var tripped = JSONValue.null
             try await fixture.runBridge(yaml: yaml) { fixture, observer in
                 tripped = try await observer.latest(ReefInterlockTests.interlock) { $0["state"] == "tripped" }
             }
+            #expect(tripped["release_at"]?.stringValue == clock.wallNow.addingTimeInterval(6).iso8601)
             fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.0 }
-            let releaseAt = try Date(tripped["release_at"]?.stringValue ?? "", strategy: .iso8601)
             try await fixture.runBridge(yaml: yaml) { fixture, observer in
                 let resumed = try await observer.latest(ReefInterlockTests.interlock) { $0["state"] == "tripped" }
                 #expect(resumed["since"] == tripped["since"])
                 #expect(resumed["release_at"] == tripped["release_at"])
-                try await waitUntil("the heater back on", timeout: .seconds(20)) { heaterIsOn(fixture) == true }
-                #expect(Date() >= releaseAt)
-                // A reading is a second here; the release needs one fresh reading after it is due.
-                #expect(Date().timeIntervalSince(releaseAt) < 2.5, "released \(Date().timeIntervalSince(releaseAt)) s after release_at")
+                try await clock.advance(by: .seconds(5))
+                #expect(heaterIsOn(fixture) == false, "released before release_at")
+                try await clock.advance(by: .seconds(1))
+                #expect(heaterIsOn(fixture) == true, "not released at release_at, with a fresh reading")
             }
         }
     }
