@@ -92,8 +92,8 @@ final class PiHoleIntegration: Integration {
                 await replanPoll.wait(until: due, on: clock)
                 if clock.now < due { continue }
             }
-            lastPoll = clock.now
             await refreshBlocking()
+            lastPoll = clock.now
             wait = pace.next(afterSuccess: instances.allSatisfy(\.snapshot.available))
             planned = nil
         }

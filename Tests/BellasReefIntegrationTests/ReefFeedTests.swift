@@ -6,12 +6,13 @@ import Foundation
 import MQTTTestSupport
 import Testing
 
-/// Feed mode: the feed outlets off for a while, each back to the state it had before.
+/// Feed mode: the feed outlets off for a while, each back to the state it had before. On
+/// virtual time.
 @Suite(.serialized) struct ReefFeedTests {
     static let feedYAML = "  feed:\n    outlets: [\"Return Pump\", \"heater\", \"Offline Plug\"]\n    default_minutes: 10\n"
 
     private func run(_ body: (ReefFixture, Observer) async throws -> Void) async throws {
-        try await ReefFixture.withLastingSimulator { fixture in
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
             try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.feedYAML, body)
         }
     }
@@ -25,15 +26,19 @@ import Testing
     @Test func eachOutletIsRestoredToItsOwnStateAndAFailureIsReported() async throws {
         try await run { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
-            let answer = try await observer.command("home/reef/feed/start", #"{"for":2}"#)
+            let answer = try await observer.command("home/reef/feed/start", #"{"for":120}"#)
             #expect(answer["status"] == "ok", "\(answer)")
             #expect(answer["data"]?["outlets"]?["return-pump"] == "off")
             #expect(answer["data"]?["outlets"]?["heater"] == "off")
             #expect(answer["data"]?["outlets"]?["offline-plug"]?.stringValue?.hasPrefix("failed") == true, "\(answer)")
             #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
-            _ = try await observer.latest("home/reef/feed") { $0["active"] == true && $0["until"] != .null }
-            _ = try await observer.latest("home/reef/feed", timeout: .seconds(10)) { $0["active"] == false }
-            try await waitUntil("the pump is back on", timeout: .seconds(5)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
+            let feeding = try await observer.latest("home/reef/feed") { $0["active"] == true && $0["until"] != .null }
+            #expect(feeding["until"]?.stringValue == fixture.clock.wallNow.addingTimeInterval(120).iso8601)
+            try await fixture.virtualClock.advance(by: .seconds(119))
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+            try await fixture.virtualClock.advance(by: .seconds(1))
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
+            _ = try await observer.latest("home/reef/feed") { $0["active"] == false }
             #expect(fixture.simulator.outlet(Outlets.heater)?.isOn == false)
             let button = try await observer.latest("homeassistant/button/home2mqtt_home/reef_feed/config")
             #expect(button["command_topic"] == "home/reef/feed/start")
@@ -59,7 +64,7 @@ import Testing
     }
 
     @Test func aFeedIsRestoredAcrossARestart() async throws {
-        try await ReefFixture.withLastingSimulator { fixture in
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
             let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator) + Self.feedYAML
             try await fixture.runBridge(yaml: yaml) { fixture, observer in
                 _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
@@ -67,7 +72,10 @@ import Testing
             }
             #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
             try await fixture.runBridge(yaml: yaml) { fixture, observer in
-                try await waitUntil("the pump is back on", timeout: .seconds(15)) { fixture.simulator.outlet(Outlets.returnPump)?.isOn == true }
+                try await fixture.virtualClock.advance(by: .seconds(3))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+                try await fixture.virtualClock.advance(by: .seconds(1))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
                 _ = try await observer.latest("home/reef/feed") { $0["active"] == false }
             }
         }
