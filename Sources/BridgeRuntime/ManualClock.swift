@@ -108,10 +108,3 @@ public final class ManualClock: BridgeClock {
         state.withLock { $0.wallStep += amount }
     }
 }
-
-extension Duration {
-    /// In seconds, for `Date` arithmetic.
-    public var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -70,17 +70,18 @@ extension PiHoleClient {
         return try await written(.POST, "/api/clients", body: body, client: client)
     }
 
-    /// The group `name`, made (enabled, with `comment`) when the Pi-hole has none of that name:
-    /// FTL's `PUT /api/groups/{name}` creates an unknown group.
+    /// The group `name`, made (enabled, with `comment`) when the Pi-hole has none of that name,
+    /// with `POST /api/groups`: FTL's `PUT /api/groups/{name}` with a name in its body renames,
+    /// and on an unknown name answers 200 and creates nothing. Read back after the POST: a name
+    /// made meanwhile by someone else is an error under `processed` and still the group wanted.
     public func ensureGroup(_ name: String, comment: String) async throws -> PiHoleGroup {
         if let existing = try await groups().first(where: { $0.name == name }) { return existing }
-        let path = "/api/groups/\(name.percentEncodedPathSegment)"
-        let response = try await authenticated(.PUT, path, body: PiHoleWire.groupRequest(name: name, comment: comment, enabled: true))
+        let response = try await authenticated(.POST, "/api/groups", body: PiHoleWire.groupRequest(name: name, comment: comment, enabled: true))
         let body = try decodeSuccess(PiHoleWire.GroupsResponse.self, response, what: "group creation result")
-        guard let made = body.groups.first(where: { $0.name == name }), made.id != nil else {
+        guard let made = try await groups().first(where: { $0.name == name }) else {
             throw PiHoleError(.badRequest, body.processed?.errors?.first?.error ?? "group \(name) could not be made", status: response.status)
         }
-        return Self.group(made)
+        return made
     }
 
     private func written(_ method: HTTPMethod, _ path: String, body: JSONValue, client: String) async throws -> PiHoleClientEntry {
@@ -105,7 +106,10 @@ extension PiHoleWire {
             let groups: [Int]
             let name: String?
 
-            var entry: PiHoleClientEntry { PiHoleClientEntry(client: client, comment: comment, groups: groups, name: name) }
+            /// FTL says "no host name" as `""` (seen on 6.4.1): `nil` here, as where it says `null`.
+            var entry: PiHoleClientEntry {
+                PiHoleClientEntry(client: client, comment: comment, groups: groups, name: name?.isEmpty == false ? name : nil)
+            }
         }
         let clients: [Client]
         let processed: ProcessedResponse.Processed?

@@ -36,6 +36,15 @@ struct SearchVerdict: Sendable {
         enabled && groupIDs.contains { id in clientGroupIDs.contains(id) && groups.contains { $0.id == id && $0.enabled } }
     }
 
+    /// Why a match does not apply, `nil` when it does: it is disabled; it shares groups with the
+    /// client, each of them disabled; or it shares none.
+    func notApplying(enabled: Bool, groupIDs: [Int]) -> String? {
+        if !enabled { return "disabled" }
+        let shared = groupIDs.filter { clientGroupIDs.contains($0) }
+        if shared.isEmpty { return "not_in_client_groups" }
+        return applies(enabled: enabled, groupIDs: groupIDs) ? nil : "group_disabled"
+    }
+
     /// `nil` for a partial search: its matches are of many domains.
     var decision: (blocked: Bool, reason: Reason, entries: [PiHoleSearchResult.Entry], lists: [PiHoleSearchResult.ListMatch])? {
         guard !partial else { return nil }
@@ -73,21 +82,25 @@ struct SearchVerdict: Sendable {
         return .object(fields)
     }
 
-    /// `applies_to_client`: to the client asked about, or to the Default group's without one.
+    /// `applies_to_client`: to the client asked about, or to the Default group's without one;
+    /// `not_applying`: why not.
     private func render(_ entry: PiHoleSearchResult.Entry) -> JSONValue {
-        [
+        .object([
             "domain": .string(entry.domain), "kind": .string(entry.kind.rawValue), "list": .string(entry.list.rawValue),
             "groups": groupNames(entry.groupIDs), "enabled": .bool(entry.enabled),
-            "applies_to_client": .bool(applies(enabled: entry.enabled, groupIDs: entry.groupIDs)),
-        ]
+        ].merging(applying(enabled: entry.enabled, groupIDs: entry.groupIDs)) { first, _ in first })
     }
 
     private func render(_ list: PiHoleSearchResult.ListMatch) -> JSONValue {
-        [
+        .object([
             "address": .string(list.address), "type": .string(list.type.rawValue), "domain": .string(list.domain),
             "groups": groupNames(list.groupIDs), "enabled": .bool(list.enabled),
-            "applies_to_client": .bool(applies(enabled: list.enabled, groupIDs: list.groupIDs)),
-        ]
+        ].merging(applying(enabled: list.enabled, groupIDs: list.groupIDs)) { first, _ in first })
+    }
+
+    private func applying(enabled: Bool, groupIDs: [Int]) -> [String: JSONValue] {
+        let reason = notApplying(enabled: enabled, groupIDs: groupIDs)
+        return ["applies_to_client": .bool(reason == nil), "not_applying": reason.map(JSONValue.string) ?? .null]
     }
 
     private func groupNames(_ ids: [Int]) -> JSONValue {

@@ -83,8 +83,8 @@ extension PiHoleSimulator {
     public var groups: [SimulatedGroup] { core.withLockedValue { $0.groups.all } }
     /// `PUT /api/groups/{name}` requests with a JSON body.
     public var groupPutCount: Int { core.withLockedValue { $0.groups.putCount } }
-    /// Groups a PUT created because its name was unknown (what FTL does).
-    public var groupsCreatedByPut: Int { core.withLockedValue { $0.groups.createdByPut } }
+    /// Groups `POST /api/groups` created.
+    public var groupsCreatedByPost: Int { core.withLockedValue { $0.groups.createdByPost } }
 
     // MARK: - Clients
 

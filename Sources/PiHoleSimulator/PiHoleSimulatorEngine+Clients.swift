@@ -90,12 +90,14 @@ extension PiHoleSimulatorEngine {
     private static let invalidGroups = SimulatedResponse.error(
         400, key: "bad_request", message: "Invalid request: \"groups\" must be an array of existing group IDs")
 
+    /// `name` is the host name FTL resolved for the client; one it has none for is `""`, not
+    /// null (FTL 6.4.1, a client configured by address: ../shared/specs, issue 38).
     static func render(_ client: SimulatedClient) -> JSONValue {
         [
             "client": .string(client.client), "comment": client.comment.map(JSONValue.string) ?? nil,
             "groups": .array(client.groups.map { .number(Double($0)) }), "id": .number(Double(client.id)),
             "date_added": .number(client.dateAdded.timeIntervalSince1970.rounded(.down)),
-            "date_modified": .number(client.dateModified.timeIntervalSince1970.rounded(.down)), "name": nil,
+            "date_modified": .number(client.dateModified.timeIntervalSince1970.rounded(.down)), "name": "",
         ]
     }
 }

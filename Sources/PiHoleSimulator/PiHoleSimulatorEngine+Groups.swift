@@ -5,7 +5,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `/api/groups[/{name}]`: GET lists, PUT replaces (or creates) as FTL's gravity database does.
+/// `/api/groups[/{name}]` as FTL 6 answers it (`src/api/list.c`, `api_list_write`, and
+/// `src/database/gravity-db.c`, `gravityDB_addToTable`): GET lists, POST creates, PUT changes.
 extension PiHoleSimulatorEngine {
     /// `nil` for an unknown method.
     static func groupsEndpoint(
@@ -19,6 +20,8 @@ extension PiHoleSimulatorEngine {
                 return { _ in .error(400, key: "uri_error", message: "Invalid request: Specify item in URI") }
             }
             return { state in replaceGroup(request, name: name, state: &state, now: now) }
+        case "POST" where name == nil:
+            return { state in addGroups(request, state: &state, now: now) }
         default:
             return nil
         }
@@ -32,10 +35,12 @@ extension PiHoleSimulatorEngine {
         return .json(200, body)
     }
 
-    /// FTL's PUT is an upsert of the whole row: a `comment` that is missing (or empty) becomes
-    /// null, a missing `enabled` becomes true, a different `name` renames, and an unknown name
-    /// in the URI creates the group. It answers like a GET of the URI's name, so a renamed
-    /// group is not in the answer.
+    /// FTL's PUT writes the whole row: a `comment` that is missing (or empty) becomes null, a
+    /// missing `enabled` becomes true. With a `name` in the body it is `UPDATE … WHERE name =
+    /// :item`: a different name renames, and an unknown URI name changes nothing yet answers 200
+    /// with the item under `processed.success` (seen on FTL 6.4.1). Without one it is an insert
+    /// or replace, which creates an unknown name. It answers like a GET of the URI's name, so a
+    /// renamed or absent group is not in the answer.
     static func replaceGroup(
         _ request: SimulatedRequest, name: String, state: inout SimulatorState, now: Date
     ) -> SimulatedResponse {
@@ -45,17 +50,18 @@ extension PiHoleSimulatorEngine {
         state.groups.putCount += 1
         let comment = body["comment"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         let enabled = body["enabled"]?.boolValue ?? true
-        let newName = body["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? name
+        let bodyName = body["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         let succeeded: Bool
         if state.groups.named(name) != nil {
             succeeded = state.groups.update(name, now: now) { group in
-                group.name = newName
+                group.name = bodyName ?? name
                 group.comment = comment
                 group.enabled = enabled
             }
+        } else if bodyName != nil {
+            succeeded = true
         } else {
             succeeded = state.groups.add(name: name, comment: comment, enabled: enabled, now: now)
-            if succeeded { state.groups.createdByPut += 1 }
         }
         let item: JSONValue = succeeded
             ? ["item": .string(name)]
@@ -64,6 +70,38 @@ extension PiHoleSimulatorEngine {
             "success": .array(succeeded ? [item] : []), "errors": .array(succeeded ? [] : [item]),
         ]
         return listGroups(state.groups, named: name, processed: processed)
+    }
+
+    /// FTL's POST adds the groups its body's `name` gives (a string, or a list of them) with its
+    /// `comment` and `enabled`: 201, each name under `processed.success`, or under
+    /// `processed.errors` when it exists (`UNIQUE constraint failed`, still 201). It answers like
+    /// a GET of the last name.
+    static func addGroups(_ request: SimulatedRequest, state: inout SimulatorState, now: Date) -> SimulatedResponse {
+        guard let body = JSONValue.parse(request.body), case .object = body else {
+            return .error(400, key: "bad_request", message: "Invalid request body data (no valid JSON)")
+        }
+        let names: [String]? = switch body["name"] {
+        case .string(let name) where !name.isEmpty: [name]
+        case .array(let items) where !items.isEmpty: items.map { $0.stringValue ?? "" }
+        default: nil
+        }
+        guard let names else {
+            return .error(400, key: "bad_request", message: #"Invalid request: No valid "name" in payload (must be either string or array)"#)
+        }
+        let comment = body["comment"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let enabled = body["enabled"]?.boolValue ?? true
+        var success: [JSONValue] = [], errors: [JSONValue] = []
+        for name in names {
+            if state.groups.add(name: name, comment: comment, enabled: enabled, now: now) {
+                state.groups.createdByPost += 1
+                success.append(["item": .string(name)])
+            } else {
+                errors.append(["item": .string(name), "error": "UNIQUE constraint failed: group.name"])
+            }
+        }
+        var answer = listGroups(state.groups, named: names.last, processed: ["errors": .array(errors), "success": .array(success)])
+        answer.status = 201
+        return answer
     }
 
     static func render(_ group: SimulatedGroup) -> JSONValue {

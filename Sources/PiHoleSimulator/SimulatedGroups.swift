@@ -27,7 +27,7 @@ struct SimulatedGroups: Sendable {
     ]
     private var nextID = 1
     var putCount = 0
-    var createdByPut = 0
+    var createdByPost = 0
 
     func named(_ name: String) -> SimulatedGroup? { all.first { $0.name == name } }
 

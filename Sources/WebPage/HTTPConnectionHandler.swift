@@ -54,10 +54,22 @@ public final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChanne
         }
     }
 
+    /// On every answer, whatever its path (the page, its script, `/events`, `/login`, `/healthz`,
+    /// `/metrics`, an error): nothing sniffed as another type, no referrer sent on, and, unless
+    /// the answer has a policy of its own (the page's), nothing loaded or framed from it.
+    private static func secure(_ headers: inout HTTPHeaders) {
+        let every = [
+            ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+            ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
+        ]
+        for (name, value) in every where !headers.contains(name: name) { headers.add(name: name, value: value) }
+    }
+
     private func write(_ answer: WebAnswer, for head: HTTPRequestHead, context: ChannelHandlerContext) {
         switch answer {
         case .full(let response):
             var headers = HTTPHeaders(response.headers)
+            Self.secure(&headers)
             headers.add(name: "Content-Length", value: "\(response.body.count)")
             if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: response.status, headers: headers))), promise: nil)
@@ -68,9 +80,10 @@ public final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChanne
             guard !head.isKeepAlive else { return }
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         case .events(let start):
-            let headers = HTTPHeaders([
+            var headers = HTTPHeaders([
                 ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no"),
             ])
+            Self.secure(&headers)
             context.writeAndFlush(
                 wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
             start(EventStreamChannel(context.channel))

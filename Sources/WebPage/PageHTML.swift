@@ -15,6 +15,7 @@ enum PageHTML {
             <meta name="home2mqtt-csrf" content="\(escaped(csrf))">
             <title>home2mqtt</title>
             <link rel="stylesheet" href="page.css">
+            <link rel="icon" href="favicon.svg" type="image/svg+xml">
             <script src="page.js" defer></script>
             </head>
             <body>

@@ -41,6 +41,8 @@ public struct PageRoutes: Sendable {
         case (.GET, "/"), (.HEAD, "/"): return .full(page(request))
         case (.GET, "/page.js"): return .full(Self.asset(PageScript.text, type: "text/javascript; charset=utf-8"))
         case (.GET, "/page.css"): return .full(Self.asset(PageStyle.text, type: "text/css; charset=utf-8"))
+        // Linked from the page; /favicon.ico for a browser that asks the origin's anyway.
+        case (.GET, "/favicon.svg"), (.GET, "/favicon.ico"): return .full(Self.asset(Self.icon, type: "image/svg+xml"))
         case (.GET, "/events"): return streams.open()
         case (.POST, "/login"): return .full(login(request))
         case (.POST, "/logout"): return .full(logout(request))
@@ -81,11 +83,18 @@ public struct PageRoutes: Sendable {
 
     /// Nothing from elsewhere: no script, style or connection but the page's own; no framing by
     /// another site (Home Assistant's ingress frames it from its own origin, which serves it).
+    /// Every answer gets `nosniff` and no referrer as well (`HTTPConnectionHandler`).
     static let pageHeaders = [
         ("Content-Security-Policy",
          "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'self'; frame-ancestors 'self'"),
-        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store"),
+        ("Cache-Control", "no-store"),
     ]
+
+    /// The tab's icon: a house with a signal, in the page's accent colour.
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M4 15 16 4l12 11v13H4z" fill="#2b6cb0"/>\
+        <path d="M11 22a7 7 0 0 1 10 0M13.5 25a3.5 3.5 0 0 1 5 0" stroke="#fff" stroke-width="2" fill="none" stroke-linecap="round"/></svg>
+        """
 
     private func login(_ request: WebRequest) -> WebResponse {
         guard configuration.controls, let sessions else { return .text(.notFound, "the page has no login: bridge.web.controls is off") }

@@ -37,8 +37,14 @@ import Testing
             "piholes": ["main": [
                 "blocked": nil, "client_groups": ["Kids"], "client_configured": true, "truncated": false,
                 "matches": [
-                    "domains": [["domain": #"^ads\."#, "kind": "regex", "list": "deny", "groups": ["Default"], "enabled": false, "applies_to_client": false]],
-                    "lists": [["address": "https://a.example/hosts", "type": "block", "domain": "pixel.ads.example", "groups": ["Default"], "enabled": true, "applies_to_client": false]],
+                    "domains": [
+                        ["domain": #"^ads\."#, "kind": "regex", "list": "deny", "groups": ["Default"], "enabled": false, "applies_to_client": false,
+                         "not_applying": "disabled"],
+                        ["domain": "ads.example", "kind": "exact", "list": "deny", "groups": ["Kids"], "enabled": true, "applies_to_client": false,
+                         "not_applying": "group_disabled"],
+                    ],
+                    "lists": [["address": "https://a.example/hosts", "type": "block", "domain": "pixel.ads.example", "groups": ["Default"], "enabled": true, "applies_to_client": false,
+                               "not_applying": "not_in_client_groups"]],
                 ],
             ]],
             "errors": [:],
@@ -46,7 +52,8 @@ import Testing
         #expect(WhyCommand.describe(answer, target: "main") == [
             "192.168.1.20 on main is in Kids",
             "on main:",
-            #"  regex deny entry ^ads\. (groups: Default) (disabled, not for this client)"#,
+            #"  regex deny entry ^ads\. (groups: Default) (disabled)"#,
+            "  exact deny entry ads.example (groups: Kids) (its group for this client is disabled)",
             "  block list https://a.example/hosts holding pixel.ads.example (groups: Default) (not for this client)",
         ])
     }

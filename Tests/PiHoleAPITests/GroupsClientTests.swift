@@ -33,7 +33,7 @@ struct GroupsClientTests {
             let enabledAgain = try await f.client.setGroupEnabled("Kids & Teens", true)
             #expect(enabledAgain.enabled)
             #expect(f.simulator.group(named: "Kids & Teens")?.comment == "school devices")
-            #expect(f.simulator.groupsCreatedByPut == 0)
+            #expect(f.simulator.groupsCreatedByPost == 0)
         }
     }
 
@@ -53,7 +53,7 @@ struct GroupsClientTests {
             let error = await piHoleError { _ = try await f.client.setGroupEnabled("Nope", false) }
             #expect(error?.code == .notFound)
             #expect(f.simulator.groupPutCount == 0)
-            #expect(f.simulator.groupsCreatedByPut == 0)
+            #expect(f.simulator.groupsCreatedByPost == 0)
             #expect(f.simulator.group(named: "Nope") == nil)
             #expect(!f.simulator.requests.contains { $0.method == "PUT" })
         }

@@ -29,13 +29,24 @@ struct SimulatorStatisticsTests {
             #expect(f.simulator.group(named: "Kids") == nil)
             #expect(f.simulator.group(named: "Children")?.enabled == false)
 
-            // An unknown name is created.
-            #expect(f.simulator.groupsCreatedByPut == 0)
+            // A name in the body is an UPDATE: an unknown URI name is "success" that made nothing
+            // (FTL 6.4.1). Without one it is an insert or replace, which makes it.
+            let (unchanged, unchangedBody) = try await directRequest(
+                f.http, .PUT, groups + "Absent", sid: sid, body: #"{"name":"Absent","enabled":true}"#)
+            #expect(unchanged == 200 && unchangedBody.contains(#""groups":[]"#) && unchangedBody.contains(#""success":[{"item":"Absent"}]"#))
+            #expect(f.simulator.group(named: "Absent") == nil)
             let (created, _) = try await directRequest(f.http, .PUT, groups + "New%20One", sid: sid, body: #"{"enabled":false}"#)
             #expect(created == 200)
             #expect(f.simulator.group(named: "New One")?.enabled == false)
-            #expect(f.simulator.groupsCreatedByPut == 1)
-            #expect(f.simulator.groupPutCount == 3)
+            #expect(f.simulator.groupPutCount == 4)
+
+            // POST creates: 201, and a name that exists is an error under `processed`, still 201.
+            let (posted, postedBody) = try await directRequest(f.http, .POST, f.simulator.baseURL + "/api/groups", sid: sid, body: #"{"name":"Guests","comment":"c"}"#)
+            #expect(posted == 201 && postedBody.contains(#""name":"Guests""#))
+            #expect(f.simulator.group(named: "Guests")?.comment == "c")
+            let (again, againBody) = try await directRequest(f.http, .POST, f.simulator.baseURL + "/api/groups", sid: sid, body: #"{"name":"Guests"}"#)
+            #expect(again == 201 && againBody.contains("UNIQUE constraint failed"))
+            #expect(f.simulator.groupsCreatedByPost == 1)
 
             // Bad JSON → 400; no name in the URI → 400 uri_error; an unknown name reads as an empty list.
             let (bad, badBody) = try await directRequest(f.http, .PUT, groups + "Kids", sid: sid, body: "{")

@@ -19,6 +19,8 @@ import Testing
             _ = try await observer.command("home/pihole/refresh")
             let clients = try await observer.latest("home/pihole/main/clients") { $0["192-168-1-23"] != nil }
             #expect(clients["192-168-1-23"]?["groups"] == ["Default", "kids"])
+            // FTL's "" for a client without a host name: keyed by its address, and no name.
+            #expect(clients["192-168-1-23"]?["name"] == .null)
             let answer = try await observer.command("home/pihole/client/192-168-1-23/groups/set", #"{"groups":["strict"],"for":3}"#)
             #expect(answer["status"] == "ok", "\(answer)")
             #expect(answer["data"]?["main"]?["restore_to"] == ["Default", "kids"])
@@ -52,7 +54,7 @@ import Testing
             let again = try await observer.command("home/pihole/client/emma-tablet/pause", "120")
             #expect(again["data"]?["main"]?["restore_to"] == ["kids"], "\(again)")
             #expect(fixture["main"].groups.filter { $0.name == PiHoleClientRegistry.unfilteredGroup }.count == 1)
-            #expect(fixture["main"].groupsCreatedByPut == 1)
+            #expect(fixture["main"].groupsCreatedByPost == 1)
             // HA's entities for the client.
             let button = "homeassistant/button/home2mqtt_home/pihole_client_\(PiHoleGroupRegistry.nameID("emma-tablet"))_pause_15/config"
             #expect(try await observer.latest(button)["payload_press"] == #"{"for":900}"#)

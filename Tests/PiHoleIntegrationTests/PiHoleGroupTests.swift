@@ -56,7 +56,7 @@ import Testing
             let answer = try await observer.command("home/pihole/\(topic)", payload)
             #expect(answer["status"] == "error", "\(topic) \(payload) → \(answer)")
             #expect(fixture["main"].groupPutCount == 0)
-            #expect(fixture["main"].groupsCreatedByPut == 0)
+            #expect(fixture["main"].groupsCreatedByPost == 0)
         }
     }
 
@@ -84,7 +84,7 @@ import Testing
             #expect(fixture["alpha"].group(named: "kids")?.enabled == false)
             #expect(fixture["beta"].group(named: "kids")?.enabled == false)
             #expect(fixture["gamma"].groupPutCount == 0)
-            #expect(fixture["gamma"].groupsCreatedByPut == 0)
+            #expect(fixture["gamma"].groupsCreatedByPost == 0)
             let aggregate = try await observer.latest("home/pihole/groups") { $0["kids"]?["state"] == "disabled" }
             #expect(aggregate["kids"]?["piholes"] == ["alpha": false, "beta": false])
             _ = try await observer.latest("homeassistant/switch/home2mqtt_home/pihole_all_group_\(PiHoleGroupRegistry.nameID("kids"))/config")

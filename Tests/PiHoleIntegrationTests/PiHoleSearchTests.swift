@@ -22,6 +22,7 @@ import Testing
             #expect(main["reason"] == "deny_entry")
             #expect(main["matches"]?["domains"] == [[
                 "domain": "ads.example", "kind": "exact", "list": "deny", "groups": ["Default"], "enabled": true, "applies_to_client": true,
+                "not_applying": .null,
             ]])
             #expect(main["decided_by"]?["domains"] == main["matches"]?["domains"])
             #expect(main["client_groups"] == ["Default"])
@@ -52,7 +53,7 @@ import Testing
             #expect(main?["reason"] == "block_list", "\(plain)")
             #expect(main?["matches"]?["lists"] == [[
                 "address": .string(Self.stevenBlack), "type": "block", "domain": "ads.example", "groups": ["Default"], "enabled": true,
-                "applies_to_client": true,
+                "applies_to_client": true, "not_applying": .null,
             ]])
             let sub = try await observer.command("home/pihole/search", "stats.g.doubleclick.example")
             #expect(sub["data"]?["blocked"] == true)

@@ -47,6 +47,17 @@ import Testing
         #expect(Self.verdict([Self.entry(1, .deny), Self.entry(2, .allow, groups: [1])]).decision?.blocked == true)
     }
 
+    /// Why a match does not apply: its own switch, the client's groups that hold it, or none.
+    @Test func aMatchThatDoesNotApplySaysWhy() {
+        let verdict = Self.verdict(for: [0, 2])
+        #expect(verdict.notApplying(enabled: true, groupIDs: [0]) == nil)
+        #expect(verdict.notApplying(enabled: false, groupIDs: [0]) == "disabled")
+        #expect(verdict.notApplying(enabled: true, groupIDs: [2]) == "group_disabled")
+        #expect(verdict.notApplying(enabled: true, groupIDs: [1, 2]) == "group_disabled", "Kids is on, but not the client's")
+        #expect(verdict.notApplying(enabled: true, groupIDs: [1]) == "not_in_client_groups")
+        #expect(verdict.notApplying(enabled: true, groupIDs: []) == "not_in_client_groups")
+    }
+
     @Test func aPartialSearchHasNoVerdictAndListsARegexOnce() {
         let verdict = Self.verdict([Self.entry(1, .deny, .regex), Self.entry(1, .deny, .regex)], partial: true)
         #expect(verdict.decision == nil)

@@ -23,6 +23,25 @@ import Testing
             #expect(!html.body.contains(#"href="/"#) && !html.body.contains(#"src="/"#), "a link that is not relative")
             #expect(try await page.request(.GET, "/page.js").body.contains("EventSource('events')"))
             #expect(try await page.request(.GET, "/healthz").status == 200)
+            #expect(html.body.contains(#"<link rel="icon" href="favicon.svg""#))
+            for path in ["/favicon.svg", "/favicon.ico"] {
+                let icon = try await page.request(.GET, path)
+                #expect(icon.status == 200 && icon.headers.first(name: "Content-Type") == "image/svg+xml" && icon.body.hasPrefix("<svg"), "\(path)")
+            }
+            // Every answer, not only the page's, says nosniff and sends no referrer; those without a
+            // policy of their own load nothing.
+            let answers = [
+                ("/", try await page.request(.GET, "/")), ("/healthz", try await page.request(.GET, "/healthz")),
+                ("/metrics", try await page.request(.GET, "/metrics")),
+                ("POST /login", try await page.request(.POST, "/login", headers: Self.json, body: #"{"password":"x"}"#)),
+                ("a path that is none", try await page.request(.GET, "/nothing-here")),
+            ]
+            for (what, answer) in answers {
+                #expect(answer.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(what)")
+                #expect(answer.headers.first(name: "Referrer-Policy") == "no-referrer", "\(what)")
+                #expect(answer.headers[canonicalForm: "Content-Security-Policy"].count == 1, "\(what)")
+            }
+            #expect(answers[1].1.headers.first(name: "Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'")
 
             #expect(try await page.request(.POST, "/command", headers: Self.json, body: Self.pause).status == 404)
             #expect(try await page.request(.POST, "/login", headers: Self.json, body: #"{"password":"x"}"#).status == 404)

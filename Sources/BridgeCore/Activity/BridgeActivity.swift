@@ -77,7 +77,7 @@ public final class BridgeActivity: Sendable {
         let now = Date()
         let local = PageReplies.id(of: command)
         let reply = state.withLock { state in
-            let seconds = state.timings.answered(command).map { (ContinuousClock.now - $0).seconds } ?? 0
+            let seconds = state.timings.answered(command).map { (ContinuousClock.now - $0).timeInterval } ?? 0
             let withheld = state.withholds(command.topic)
             let record = CommandRecord(
                 topic: command.topic,
@@ -147,11 +147,5 @@ extension BridgeActivity.State {
             "messages": .array(messages.elements.map(\.json)),
             "commands": .array(commands.elements.map(\.json)),
         ]
-    }
-}
-
-private extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -69,7 +69,7 @@ struct WhyCommand: AsyncParsableCommand {
         }
         let others = matches(answer["matches"]).filter { !decided.contains($0) }
         return [line] + others.map { match in
-            let why = match["enabled"] == false ? "disabled" : match["applies_to_client"] == false ? notApplying(client) : "overridden"
+            let why = match["applies_to_client"] == false ? notApplying(match, client) : "overridden"
             return "  also matches: \(describe(match)) (\(why))"
         }
     }
@@ -79,15 +79,19 @@ struct WhyCommand: AsyncParsableCommand {
         let all = matches(answer["matches"])
         guard !all.isEmpty else { return ["nothing on \(id) contains it"] }
         return ["on \(id):"] + all.map { match in
-            let notes = [match["enabled"] == false ? "disabled" : nil, match["applies_to_client"] == false ? notApplying(client) : nil]
-            let note = notes.compactMap { $0 }.joined(separator: ", ")
+            let note = match["applies_to_client"] == false ? notApplying(match, client) : ""
             return "  \(describe(match))\(note.isEmpty ? "" : " (\(note))")"
         }
     }
 
-    /// A match in none of the groups the verdict is for.
-    private static func notApplying(_ client: String?) -> String {
-        client == nil ? "not for the Default group" : "not for this client"
+    /// Why a match does not apply (`not_applying`): it is off, the groups it shares with the
+    /// client are off, or it is in none of them.
+    private static func notApplying(_ match: JSONValue, _ client: String?) -> String {
+        switch match["not_applying"]?.stringValue ?? (match["enabled"] == false ? "disabled" : nil) {
+        case "disabled": "disabled"
+        case "group_disabled": client == nil ? "the Default group is disabled" : "its group for this client is disabled"
+        default: client == nil ? "not for the Default group" : "not for this client"
+        }
     }
 
     private static func article(_ match: JSONValue) -> String {
