@@ -3,10 +3,15 @@ import Synchronization
 /// Lets a polling loop sleep until its next poll is due, or until something (a command that
 /// started a pause, say) asks it to look again now.
 public final class Wakeup: Sendable {
+    private struct Waiter {
+        let continuation: CheckedContinuation<Void, Never>
+        let deadline: ClockAlarm
+    }
+
     private struct State {
         var pending = false
         var nextID = 0
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var waiters: [Int: Waiter] = [:]
         /// Waits cancelled before their waiter was registered: it returns at once.
         var cancelled: Set<Int> = []
     }
@@ -15,9 +20,11 @@ public final class Wakeup: Sendable {
 
     public init() {}
 
-    /// Wakes the current waiter, or the next one if nobody waits right now.
+    /// Wakes the current waiter, or the next one if nobody waits right now. Its deadline's alarm
+    /// goes at once, not when the woken task next runs: a clock then knows it is no longer
+    /// waiting (what `ManualClock.advance` goes by).
     public func signal() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { state -> [Waiter] in
             guard !state.waiters.isEmpty else {
                 state.pending = true
                 return []
@@ -25,7 +32,7 @@ public final class Wakeup: Sendable {
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { Self.end(waiter) }
     }
 
     /// Returns after `limit` on `clock`, on `signal()`, or when the task is cancelled, whichever
@@ -49,21 +56,16 @@ public final class Wakeup: Sendable {
             return state.nextID
         }
         guard let id else { return }
-        var expiry: ClockAlarm?
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // Cancellation may have come before this registration; then resume at once.
+                // Cancellation may have come before this registration; then resume at once. The
+                // alarm is set with the registration, so that a signal finds (and ends) both.
                 let cancelledAlready = state.withLock { state in
                     if state.cancelled.remove(id) != nil { return true }
-                    state.waiters[id] = continuation
+                    state.waiters[id] = Waiter(continuation: continuation, deadline: clock.alarm(at: deadline) { self.resume(id) })
                     return false
                 }
-                if cancelledAlready {
-                    continuation.resume()
-                } else {
-                    // Set once the waiter is registered, so that even a deadline passed finds it.
-                    expiry = clock.alarm(at: deadline) { self.resume(id) }
-                }
+                if cancelledAlready { continuation.resume() }
             }
         } onCancel: {
             let waiter = state.withLock { state in
@@ -71,15 +73,19 @@ public final class Wakeup: Sendable {
                 state.cancelled.insert(id)
                 return nil
             }
-            waiter?.resume()
+            waiter.map(Self.end)
         }
-        expiry?.cancel()
         // A cancellation that came after the waiter was resumed otherwise stays behind.
         _ = state.withLock { $0.cancelled.remove(id) }
     }
 
-    /// Resumes waiter `id` if it still waits.
+    /// Resumes waiter `id` if it still waits (its alarm fired).
     private func resume(_ id: Int) {
-        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        state.withLock { $0.waiters.removeValue(forKey: id) }.map(Self.end)
+    }
+
+    private static func end(_ waiter: Waiter) {
+        waiter.deadline.cancel()
+        waiter.continuation.resume()
     }
 }

@@ -133,8 +133,10 @@ public struct UniFiClient: Sendable {
                 }
             }
             offset += page.data.count
-            if page.data.isEmpty || offset >= page.totalCount { return (items, page.totalCount) }
-            if items.count >= maxItems { return (Array(items.prefix(maxItems)), page.totalCount) }
+            // Capped also when the last page passes the limit (251 to 400 of 200 a page).
+            if page.data.isEmpty || offset >= page.totalCount || items.count >= maxItems {
+                return (Array(items.prefix(maxItems)), page.totalCount)
+            }
         }
         throw UniFiError(.unexpectedResponse, "\(what): more than \(Self.maxPages) pages of \(Self.pageLimit)")
     }

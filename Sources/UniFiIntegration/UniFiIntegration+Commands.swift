@@ -18,7 +18,7 @@ extension UniFiIntegration {
     /// Commands for one rule run in turn, whether addressed by key or by id; rules in parallel.
     /// A console's voucher commands run in turn, beside its rules.
     func lanes(for command: UniFiCommand) -> Set<String> {
-        if case .voucher(let controller, _) = command { return ["voucher@\(controller)"] }
+        if case .voucher(let controller, _, _) = command { return ["voucher@\(controller)"] }
         guard case .setRule(let keyOrID, _) = command else { return [UniFiTopics.refresh] }
         guard let found = registry.withLock({ $0.find(keyOrID) }) else { return ["rule/\(keyOrID)"] }
         return [found.rule.id]
@@ -36,8 +36,8 @@ extension UniFiIntegration {
             return .object(data)
         case .setRule(let keyOrID, let change):
             return try await set(keyOrID: keyOrID, change, context: context)
-        case .voucher(let controller, let command):
-            return try await voucher(command, controller: controllers.first { $0.id == controller }!)
+        case .voucher(let controller, let command, let codesInAnswer):
+            return try await voucher(command, controller: controllers.first { $0.id == controller }!, codesInAnswer: codesInAnswer)
         }
     }
 

@@ -11,7 +11,9 @@ struct LatestVoucher: Sendable, Equatable {
 /// requester (and, for a Home Assistant button, on the retained `voucher/latest`). State lists
 /// the active vouchers without codes; no log line carries one.
 extension UniFiIntegration {
-    func voucher(_ command: VoucherCommand, controller: UniFiController) async throws(CommandError) -> JSONValue {
+    /// `codesInAnswer` false: the answer goes where every subscriber reads it, and carries no
+    /// code; it says where the code is instead.
+    func voucher(_ command: VoucherCommand, controller: UniFiController, codesInAnswer: Bool) async throws(CommandError) -> JSONValue {
         do {
             switch command {
             case .create(let request, let fromPreset):
@@ -20,13 +22,22 @@ extension UniFiIntegration {
                     latestVoucher.withLock { $0 = LatestVoucher(controller: controller.id, voucher: last) }
                 }
                 publishRequests.request()
-                return ["controller": .string(controller.id), "vouchers": .array(made.map { VoucherPayload.voucher($0) })]
+                var answer: [String: JSONValue] = [
+                    "controller": .string(controller.id), "vouchers": .array(made.map { VoucherPayload.voucher(codesInAnswer ? $0 : $0.withoutCode) }),
+                ]
+                if !codesInAnswer {
+                    let latest = fromPreset && configuration.vouchers.retainLatestCode ? "; the code is on voucher/latest" : ""
+                    answer["codes"] = .string("withheld: this answer is on <topic>/response, which every subscriber reads; "
+                        + "send with an MQTT 5 response topic (home2mqtt voucher does) for the codes\(latest)")
+                }
+                return .object(answer)
             case .revokeID(let id):
-                return try await revoked(try await controller.revokeVouchers { try await $0.deleteVoucher(site: $1, id: id) }, controller)
+                let deleted = try await controller.revokeVouchers { try await $0.deleteVoucher(site: $1, id: id) }
+                return revoked(deleted, controller) { $0.id == id }
             case .revokeCode(let code):
                 let deleted = try await controller.revokeVouchers { try await $0.deleteVoucher(site: $1, code: code) }
                 guard deleted > 0 else { throw CommandError("\(controller.id): no voucher has this code") }
-                return try await revoked(deleted, controller)
+                return revoked(deleted, controller) { $0.code == code }
             }
         } catch let error as CommandError {
             throw error
@@ -37,7 +48,12 @@ extension UniFiIntegration {
         }
     }
 
-    private func revoked(_ count: Int, _ controller: UniFiController) async throws -> JSONValue {
+    /// Also forgets the latest code when `isRevoked` says its voucher was the one: a list too long
+    /// to show them all cannot say that it went.
+    private func revoked(_ count: Int, _ controller: UniFiController, _ isRevoked: (UniFiVoucher) -> Bool) -> JSONValue {
+        latestVoucher.withLock { latest in
+            if let current = latest, current.controller == controller.id, isRevoked(current.voucher) { latest = nil }
+        }
         publishRequests.request()
         return ["controller": .string(controller.id), "revoked": .number(Double(count))]
     }

@@ -168,7 +168,11 @@ import Testing
             #expect(try await observer.latest(Self.interlock)["state"] == "armed")
 
             try await fixture.simulator.setFault(nil, on: .outlets)
-            try await fixture.virtualClock.advance(by: .seconds(1))
+            // A reading taken in the same second as the outlets' first answer may come before it
+            // (seen under load): a few readings, not exactly one.
+            for _ in 1...3 where try await observer.latest(Self.interlock)["state"] != "tripped" {
+                try await fixture.virtualClock.advance(by: .seconds(1))
+            }
             _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
             #expect(heaterIsOn(fixture) == false)
         }
@@ -247,8 +251,9 @@ import Testing
         }
     }
 
-    /// The bridge stops while the heater is held off; the probe cools meanwhile; the next bridge
-    /// turns the heater back on.
+    /// The bridge stops while the heater is held off; the probe cools and the hold falls due
+    /// meanwhile; the next bridge turns the heater back on at its first reading, which it takes at
+    /// the start, not at the timer's next retry 15 s on: no time passes on the clock after the start.
     @Test func theHoldOutlivesARestart() async throws {
         try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
             let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 2)
@@ -268,24 +273,6 @@ import Testing
                 _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" }
             }
             await events.disconnect()
-        }
-    }
-
-    /// A hold that fell due while no bridge ran is asked at the start, before any reading: it
-    /// ends at the first reading that allows it, taken at the start, not at the timer's next
-    /// retry 15 s on. No time passes on the clock from the start to the heater on.
-    @Test func aHoldOverdueAtAStartEndsAtTheFirstReading() async throws {
-        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
-            let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator) + Self.interlockYAML(minOff: 1)
-            try await fixture.runBridge(yaml: yaml) { fixture, observer in
-                try await heatUp(fixture, observer)
-                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" }
-            }
-            fixture.simulator.updateProbe(address: Self.display) { $0.celsius = 25.5 }
-            try await fixture.virtualClock.advance(by: .seconds(2))
-            try await fixture.runBridge(yaml: yaml) { fixture, _ in
-                try await waitUntil("the heater back on", timeout: .seconds(20)) { heaterIsOn(fixture) == true }
-            }
         }
     }
 

@@ -1,5 +1,6 @@
 import BridgeCore
 import BridgeTestSupport
+@testable import home2mqtt
 import Testing
 import UniFiSimulator
 import UniFiTestSupport
@@ -23,6 +24,29 @@ import UniFiTestSupport
             #expect(stored["timeLimitMinutes"] == 2880 && stored["authorizedGuestLimit"] == 2 && stored["name"] == "Grandma")
             let code = try #require(stored["code"]?.stringValue)
             #expect(result.stdout == "\(code)  2 d 0 h from first use, 2 guests\n", "\(result.stdout)")
+        }
+    }
+
+    /// The default as a user writes it, not the type's inside.
+    @Test func helpShowsTheDefaultDurationAsWritten() async throws {
+        let help = try await companion(["voucher", "create", "--help"])
+        #expect(help.stdout.contains("(default: 1d)"), "\(help.stdout)")
+        #expect(DurationArgument(argument: "2d12h90s")?.defaultValueDescription == "2d12h1m30s")
+    }
+
+    @Test func revokeTakesAVoucherBackByCodeOrByID() async throws {
+        try await withOnlineBridge { fixture, broker in
+            #expect(try await companion(["voucher", "create", "--count", "2"] + broker).status == 0)
+            let made = fixture.simulator.vouchers()
+            let code = try #require(made.first?["code"]?.stringValue), id = try #require(made.last?["id"]?.stringValue)
+            let byCode = try await companion(["voucher", "revoke", code] + broker)
+            #expect(byCode.status == 0 && byCode.stdout == "revoked 1 voucher(s) on home\n", "\(byCode.stdout)\(byCode.stderr)")
+            #expect(try await companion(["voucher", "revoke", "--id", id] + broker).status == 0)
+            #expect(fixture.simulator.vouchers().isEmpty)
+            let again = try await companion(["voucher", "revoke", code] + broker)
+            #expect(again.status == 1 && again.stderr.contains("no voucher has this code"), "\(again.stderr)")
+            #expect(try await companion(["voucher", "revoke"] + broker).status == 64)
+            #expect(try await companion(["voucher", "revoke", code, "--id", id] + broker).status == 64)
         }
     }
 

@@ -36,12 +36,13 @@ import UniFiTestSupport
         }
     }
 
-    /// A console with more vouchers than state lists: every page up to 250, and the total.
-    @Test func theListIsBounded() async throws {
-        try await UniFiFixture.withSimulator(prepare: { $0.addDowntimeExamples(); $0.addVouchers(count: 420) }) { fixture in
+    /// A console with more vouchers than state lists: every page up to 250, and the total; also
+    /// when the last page (200 a page) passes 250.
+    @Test(arguments: [311, 420]) func theListIsBounded(count: Int) async throws {
+        try await UniFiFixture.withSimulator(prepare: { $0.addDowntimeExamples(); $0.addVouchers(count: count) }) { fixture in
             try await fixture.runBridge { observer in
                 let state = try await observer.latest(Self.vouchersTopic)
-                #expect(state["count"] == 420 && state["truncated"] == true)
+                #expect(state["count"] == .number(Double(count)) && state["truncated"] == true)
                 #expect(state["vouchers"]?.arrayValue?.count == 250)
                 #expect(fixture.simulator.requests.contains { $0.path.contains("hotspot/vouchers") && ($0.query ?? "").contains("offset=200") })
             }
@@ -146,6 +147,41 @@ import UniFiTestSupport
                 try await waitUntil("the latest code to be cleared") {
                     observer.recorder.messages.last { $0.topic == "home/unifi/voucher/latest" }?.payload.isEmpty == true
                 }
+            }
+        }
+    }
+
+    /// With more vouchers than the list shows, the list cannot tell that the button's went: its
+    /// revoke, by code or by id, clears the retained code all the same.
+    @Test(arguments: [true, false]) func aRevokeClearsTheLatestCodeAlsoWhenTheListIsTruncated(byCode: Bool) async throws {
+        try await UniFiFixture.withSimulator(prepare: { $0.addDowntimeExamples(); $0.addVouchers(count: 300) }) { fixture in
+            try await fixture.runBridge(yaml: fixture.yaml(extra: "  vouchers:\n    presets: [1440]\n")) { observer in
+                _ = try await observer.latest(Self.vouchersTopic) { $0["truncated"] == true }
+                let pressed = try await observer.command("home/unifi/controller/home/voucher/preset/1440", "PRESS")
+                let made = try #require(pressed["data"]?["vouchers"]?.arrayValue?.first, "\(pressed)")
+                _ = try await observer.latest("home/unifi/voucher/latest") { $0["code"] == made["code"] }
+                let revoke = byCode ? #"{"code":"\#(made["code"]?.stringValue ?? "")"}"# : #"{"id":"\#(made["id"]?.stringValue ?? "")"}"#
+                #expect(try await observer.command("home/unifi/voucher/revoke", revoke)["status"] == "ok")
+                try await waitUntil("the latest code to be cleared") {
+                    observer.recorder.messages.last { $0.topic == "home/unifi/voucher/latest" }?.payload.isEmpty == true
+                }
+            }
+        }
+    }
+
+    /// Home Assistant's button sends no response topic: its answer, on `<topic>/response`, which
+    /// any subscriber reads, carries no code and says where it is; `voucher/latest` has it.
+    @Test func aPressWithoutAResponseTopicIsAnsweredWithoutTheCode() async throws {
+        try await UniFiFixture.withSimulator { fixture in
+            try await fixture.runBridge(yaml: fixture.yaml(extra: "  vouchers:\n    presets: [1440]\n")) { observer in
+                _ = try await observer.latest("homeassistant/button/home2mqtt_home/unifi_home_voucher_1440/config")
+                try await observer.send("home/unifi/controller/home/voucher/preset/1440", "PRESS")
+                let answer = try await observer.latest("home/unifi/controller/home/voucher/preset/1440/response")
+                #expect(answer["status"] == "ok", "\(answer)")
+                let code = try #require(fixture.simulator.vouchers().first?["code"]?.stringValue)
+                #expect(!answer.encodedString().contains(code), "\(answer)")
+                #expect(answer["data"]?["codes"]?.stringValue?.contains("voucher/latest") == true, "\(answer)")
+                _ = try await observer.latest("home/unifi/voucher/latest") { $0["code"] == .string(code) }
             }
         }
     }

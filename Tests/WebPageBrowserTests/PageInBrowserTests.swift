@@ -158,9 +158,10 @@ import WebDriverTestSupport
             try await browser.click("#login button")
             try await browser.waitFor("the controls", "return document.body.classList.contains('controls-ready')")
 
-            // The same listener under another name is another site: a page there (its 404, which
-            // has none of the page's Content-Security-Policy) posts to this one.
-            try await browser.navigate("http://localhost:\(page.port)/elsewhere")
+            // Another site: a page of the Pi-hole simulator's under another name (the bridge's own
+            // listener answers every path with a policy that lets its page fetch nothing), posting
+            // to this one.
+            try await browser.navigate(upstreams.piHole.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/elsewhere")
             let outcomes = try await browser.execute("""
                 return (async () => {
                 const target = 'http://127.0.0.1:\(page.port)/command';

@@ -8,6 +8,10 @@ public struct CommandRequest: Sendable {
     public let payload: Payload
     /// Echoed in the response when the command's JSON carried one.
     public let transaction: JSONValue?
+    /// Whether the answer goes to the requester alone (an MQTT 5 response topic, or the page),
+    /// not to `<topic>/response`, which every subscriber of it reads: what only the requester may
+    /// see (a voucher's code) is left out of an answer that is not.
+    public let answeredPrivately: Bool
 
     public enum Payload: Sendable, Equatable {
         case empty
@@ -15,10 +19,11 @@ public struct CommandRequest: Sendable {
         case json(JSONValue)
     }
 
-    public init(path: [String], payload: Payload, transaction: JSONValue? = nil) {
+    public init(path: [String], payload: Payload, transaction: JSONValue? = nil, answeredPrivately: Bool = false) {
         self.path = path
         self.payload = payload
         self.transaction = transaction
+        self.answeredPrivately = answeredPrivately
     }
 
     /// Payloads larger than this are answered with an error and never parsed.
@@ -38,23 +43,24 @@ public struct CommandRequest: Sendable {
         // followed by a combining mark would not split, and every level would cost a grapheme walk.
         let path = message.topic.utf8.dropFirst(root.utf8.count + 1)
             .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
+        let answeredPrivately = !(message.properties.responseTopic ?? "").isEmpty
         let trimmed = Self.trimmed(text)
         if trimmed.isEmpty {
-            return .success(CommandRequest(path: path, payload: .empty))
+            return .success(CommandRequest(path: path, payload: .empty, answeredPrivately: answeredPrivately))
         }
         if trimmed.first == "\"" {
             guard case .string(let quoted)? = JSONValue.parse(Array(trimmed.utf8)) else {
                 return .failure(CommandError("payload starts like a JSON string but does not parse"))
             }
-            return .success(CommandRequest(path: path, payload: .text(quoted)))
+            return .success(CommandRequest(path: path, payload: .text(quoted), answeredPrivately: answeredPrivately))
         }
         if trimmed.first == "{" || trimmed.first == "[" {
             guard let json = JSONValue.parse(Array(trimmed.utf8)) else {
                 return .failure(CommandError("payload looks like JSON but does not parse"))
             }
-            return .success(CommandRequest(path: path, payload: .json(json), transaction: json["transaction"]))
+            return .success(CommandRequest(path: path, payload: .json(json), transaction: json["transaction"], answeredPrivately: answeredPrivately))
         }
-        return .success(CommandRequest(path: path, payload: .text(trimmed)))
+        return .success(CommandRequest(path: path, payload: .text(trimmed), answeredPrivately: answeredPrivately))
     }
 
     /// `text` without the white space around it. A payload that starts and ends with a visible

@@ -33,4 +33,14 @@ struct DurationArgument: ExpressibleByArgument, Equatable, Sendable {
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
+
+    /// As a user writes it, in `--help`: `1d`, `90m`, `2d12h`.
+    var defaultValueDescription: String {
+        var left = seconds, text = ""
+        for (unit, length) in [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)] where left >= length {
+            text += "\(left / length)\(unit)"
+            left %= length
+        }
+        return text
+    }
 }

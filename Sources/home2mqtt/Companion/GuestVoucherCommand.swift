@@ -2,11 +2,20 @@ import ArgumentParser
 import BridgeCore
 import UniFiIntegration
 
-/// `home2mqtt voucher [--for 1d] [--guests 2] [--note TEXT]`: makes a guest Wi-Fi voucher on the
-/// UniFi console and prints its code (the code is in the bridge's answer to this client alone).
+/// `home2mqtt voucher`: guest Wi-Fi vouchers on the UniFi console. `create` (what a bare
+/// `voucher` does) makes one and prints its code; `revoke` takes one back.
 struct GuestVoucherCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voucher",
+        abstract: "Make (the default) or revoke guest Wi-Fi vouchers on the UniFi console.",
+        subcommands: [GuestVoucherCreateCommand.self, GuestVoucherRevokeCommand.self], defaultSubcommand: GuestVoucherCreateCommand.self)
+}
+
+/// `home2mqtt voucher [create] [--for 1d] [--guests 2] [--note TEXT]`: makes a guest Wi-Fi voucher
+/// and prints its code (the code is in the bridge's answer to this client alone).
+struct GuestVoucherCreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
         abstract: "Make a guest Wi-Fi voucher on the UniFi console and print its code; exit 0 on success.",
         discussion: "The time runs from the voucher's first use. The broker user must be allowed voucher commands (not the watch role).")
 
