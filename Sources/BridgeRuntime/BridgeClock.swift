@@ -15,7 +15,14 @@ public protocol BridgeClock: Sendable {
     var wallNow: Date { get }
     /// Calls `fire` once at `deadline` (soon, on the bridge's loop, if it has passed) unless the
     /// alarm is cancelled first.
-    func alarm(at deadline: ContinuousClock.Instant, _ fire: @escaping @Sendable () -> Void) -> ClockAlarm
+    func alarm(at deadline: ContinuousClock.Instant, _ kind: AlarmKind, _ fire: @escaping @Sendable () -> Void) -> ClockAlarm
+}
+
+/// What an alarm is for. A test clock tells a task that waits (`wait`) from one that runs under
+/// a bound (`limit`: a time limit, a slow notice), which is still busy.
+public enum AlarmKind: Sendable {
+    case wait
+    case limit
 }
 
 /// An alarm set on a ``BridgeClock``.
@@ -47,7 +54,7 @@ public struct SystemClock: BridgeClock {
 
     public var wallNow: Date { Date() }
 
-    public func alarm(at deadline: ContinuousClock.Instant, _ fire: @escaping @Sendable () -> Void) -> ClockAlarm {
+    public func alarm(at deadline: ContinuousClock.Instant, _ kind: AlarmKind, _ fire: @escaping @Sendable () -> Void) -> ClockAlarm {
         .loop(LoopTimer(in: deadline - .now, fire))
     }
 }

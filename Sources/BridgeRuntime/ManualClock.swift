@@ -12,6 +12,7 @@ import Synchronization
 public final class ManualClock: BridgeClock {
     private struct Alarm {
         var deadline: ContinuousClock.Instant
+        var kind: AlarmKind
         var fire: @Sendable () -> Void
     }
 
@@ -40,14 +41,15 @@ public final class ManualClock: BridgeClock {
         return startedAtWall.addingTimeInterval((elapsed + step).timeInterval)
     }
 
-    /// Alarms set and not yet fired or cancelled: a test that must know a loop waits asks this.
-    public var pendingAlarms: Int { state.withLock(\.alarms.count) }
+    /// Tasks waiting on the clock (alarms of kind `wait` set and not yet fired or cancelled): a
+    /// test that must know a loop waits asks this.
+    public var waitingTasks: Int { state.withLock { $0.alarms.values.count { $0.kind == .wait } } }
 
-    public func alarm(at deadline: ContinuousClock.Instant, _ fire: @escaping @Sendable () -> Void) -> ClockAlarm {
+    public func alarm(at deadline: ContinuousClock.Instant, _ kind: AlarmKind, _ fire: @escaping @Sendable () -> Void) -> ClockAlarm {
         let id: Int? = state.withLock { state in
             guard deadline > startedAt + state.elapsed else { return nil }
             state.nextID += 1
-            state.alarms[state.nextID] = Alarm(deadline: deadline, fire: fire)
+            state.alarms[state.nextID] = Alarm(deadline: deadline, kind: kind, fire: fire)
             return state.nextID
         }
         guard let id else {
@@ -65,10 +67,12 @@ public final class ManualClock: BridgeClock {
     /// Moves time on by `amount` and fires the alarms due by then, earliest first, once what the
     /// last advance (or a command) woke waits again; returns once what these woke waits again.
     ///
-    /// "Waits again" is judged by the alarms, as the bridge's tasks tell nothing else: their
-    /// number has not changed for `quiet` of real time, and is back to what it was before.
+    /// "Waits again" is judged by the alarms of kind `wait`, as the bridge's tasks tell nothing
+    /// else: their number has not changed for `quiet` of real time, and is back to what it was
+    /// before. A task that runs under a time limit or a slow notice is busy, not waiting: those
+    /// alarms are not counted, so a poll whose request is in flight is not taken for settled.
     /// - Throws: ``Unsettled`` when that takes longer than `settling` of real time (a loop that
-    ///   no longer waits, or an alarm that wakes nothing that waits again: a command's time limit).
+    ///   no longer waits, or an alarm that wakes nothing that waits again).
     public func advance(by amount: Duration, quiet: Duration = .milliseconds(30), settling: Duration = .seconds(10)) async throws {
         let limit = ContinuousClock.now + settling
         let before = try await quietAlarmCount(quiet: quiet, limit: limit, atLeast: 0)
@@ -83,15 +87,15 @@ public final class ManualClock: BridgeClock {
         _ = try await quietAlarmCount(quiet: quiet, limit: limit, atLeast: before)
     }
 
-    /// The number of alarms set, once it has not changed for `quiet` and is at least `atLeast`.
+    /// The number of waiting tasks, once it has not changed for `quiet` and is at least `atLeast`.
     private func quietAlarmCount(quiet: Duration, limit: ContinuousClock.Instant, atLeast: Int) async throws -> Int {
-        var count = pendingAlarms
+        var count = waitingTasks
         var since = ContinuousClock.now
         // Polled: see above.
         while count < atLeast || ContinuousClock.now - since < quiet {
             guard ContinuousClock.now < limit else { throw Unsettled(expected: atLeast, set: count) }
             try await Task.sleep(for: .milliseconds(2))
-            let now = pendingAlarms
+            let now = waitingTasks
             if now != count { (count, since) = (now, .now) }
         }
         return count
@@ -100,7 +104,7 @@ public final class ManualClock: BridgeClock {
     public struct Unsettled: Error, CustomStringConvertible {
         public let expected: Int
         public let set: Int
-        public var description: String { "after an advance, \(set) of \(expected) alarms were set again" }
+        public var description: String { "after an advance, \(set) of \(expected) tasks waited again" }
     }
 
     /// Steps the wall clock alone, as NTP would; waits are not moved.

@@ -8,7 +8,7 @@ public func withSlowNotice<T: Sendable>(
 ) async -> T {
     let ended = Mutex(false)
     // Under the lock the end takes too, so that a notice already due cannot come after the end.
-    let timer = clock.alarm(at: clock.now + delay) {
+    let timer = clock.alarm(at: clock.now + delay, .limit) {
         ended.withLock { ended in
             if !ended { notice() }
         }

@@ -26,7 +26,7 @@ public func withTimeLimit<T: Sendable>(
             await withUnsafeCurrentTask { task -> TimeLimitedOutcome<T> in
                 guard let task else { return .finished(await operation()) }
                 let run = LimitedRun(task)
-                let expiry = clock.alarm(at: clock.now + limit) { run.expire() }
+                let expiry = clock.alarm(at: clock.now + limit, .limit) { run.expire() }
                 let result = await operation()
                 let end = run.finish()
                 expiry.cancel()

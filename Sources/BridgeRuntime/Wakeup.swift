@@ -62,7 +62,7 @@ public final class Wakeup: Sendable {
                 // alarm is set with the registration, so that a signal finds (and ends) both.
                 let cancelledAlready = state.withLock { state in
                     if state.cancelled.remove(id) != nil { return true }
-                    state.waiters[id] = Waiter(continuation: continuation, deadline: clock.alarm(at: deadline) { self.resume(id) })
+                    state.waiters[id] = Waiter(continuation: continuation, deadline: clock.alarm(at: deadline, .wait) { self.resume(id) })
                     return false
                 }
                 if cancelledAlready { continuation.resume() }

@@ -26,7 +26,7 @@ import Testing
             }
         }
         // Polled: nothing else says that the runner has looked at its timer and waits.
-        try await waitUntil("the runner waits", timeout: .seconds(10)) { clock.pendingAlarms > 0 }
+        try await waitUntil("the runner waits", timeout: .seconds(10)) { clock.waitingTasks > 0 }
         try await clock.advance(by: .seconds(2))
         // Held back: a store waiting on the wall clock would wait for the hour stepped back.
         #expect(firedAt.withLock { $0 != nil })

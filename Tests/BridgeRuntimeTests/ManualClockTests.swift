@@ -11,9 +11,9 @@ import Testing
         let clock = ManualClock()
         let fired = Mutex<[String]>([])
         let start = clock.now
-        _ = clock.alarm(at: start + .seconds(3)) { fired.withLock { $0.append("3 s") } }
-        _ = clock.alarm(at: start + .seconds(1)) { fired.withLock { $0.append("1 s") } }
-        let cancelled = clock.alarm(at: start + .seconds(2)) { fired.withLock { $0.append("2 s") } }
+        _ = clock.alarm(at: start + .seconds(3), .wait) { fired.withLock { $0.append("3 s") } }
+        _ = clock.alarm(at: start + .seconds(1), .wait) { fired.withLock { $0.append("1 s") } }
+        let cancelled = clock.alarm(at: start + .seconds(2), .wait) { fired.withLock { $0.append("2 s") } }
         cancelled.cancel()
         try await clock.advance(by: .milliseconds(999), settling: .seconds(1))
         #expect(fired.withLock { $0 }.isEmpty)
@@ -21,13 +21,13 @@ import Testing
         await #expect(throws: ManualClock.Unsettled.self) { try await clock.advance(by: .seconds(5), settling: .milliseconds(200)) }
         #expect(fired.withLock { $0 } == ["1 s", "3 s"])
         #expect(clock.now - start == .seconds(5) + .milliseconds(999))
-        #expect(clock.pendingAlarms == 0)
+        #expect(clock.waitingTasks == 0)
     }
 
     @Test func anAlarmForATimePassedFiresAtOnce() async {
         let clock = ManualClock()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            _ = clock.alarm(at: clock.now) { done.resume() }
+            _ = clock.alarm(at: clock.now, .wait) { done.resume() }
         }
     }
 
@@ -42,7 +42,7 @@ import Testing
             }
         }
         // Polled: the loop's first alarm is set on a thread of its own.
-        while clock.pendingAlarms == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        while clock.waitingTasks == 0 { try await Task.sleep(for: .milliseconds(1)) }
         for expected in 1...3 {
             try await clock.advance(by: .seconds(1))
             #expect(rounds.withLock { $0 } == expected)
@@ -50,6 +50,26 @@ import Testing
         #expect(clock.wallNow == Date(timeIntervalSince1970: 1_800_000_003))
         clock.stepWallClock(by: .seconds(-60))
         #expect(clock.wallNow == Date(timeIntervalSince1970: 1_799_999_943))
+        loop.cancel()
+        await loop.value
+    }
+
+    /// A loop woken by an advance that then runs something under a time limit (a poll's request)
+    /// is busy until that ends: the advance returns after it, not while the limit's alarm is set.
+    @Test func aLoopBusyUnderATimeLimitIsNotTakenForWaiting() async throws {
+        let clock = ManualClock()
+        let rounds = Mutex(0)
+        let loop = Task {
+            while !Task.isCancelled {
+                await clock.sleep(until: clock.now + .seconds(1))
+                // A real delay: the request in flight, which no virtual time moves.
+                _ = await withTimeLimit(.seconds(10), on: clock) { try? await Task.sleep(for: .milliseconds(300)) }
+                rounds.withLock { $0 += 1 }
+            }
+        }
+        while clock.waitingTasks == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        try await clock.advance(by: .seconds(1))
+        #expect(rounds.withLock { $0 } == 1)
         loop.cancel()
         await loop.value
     }
