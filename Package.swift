@@ -282,7 +282,7 @@ let package = Package(
             "PiHoleAPI", "BridgeRuntime", "PiHoleSimulator", "UpstreamHTTP", "BridgeTestSupport", "JSONDocument", "LoopbackSocket", "SimulatorSupport",
         ]),
         .testTarget(name: "BellasReefAPITests", dependencies: [
-            "BellasReefAPI", "BellasReefSimulator", "UpstreamHTTP", "JSONDocument", .product(name: "NIOPosix", package: "swift-nio"),
+            "BellasReefAPI", "BellasReefSimulator", "BridgeRuntime", "UpstreamHTTP", "JSONDocument", .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "BellasReefIntegrationTests", dependencies: [
             "BellasReefIntegration", "BellasReefSimulator", "BellasReefTestSupport", "BridgeCore", "MQTT",

@@ -31,7 +31,8 @@ final class ReefIntegration: Integration {
         var logger = environment.logger
         logger[metadataKey: "integration"] = "\(ReefTopics.name)"
         let upstream = ReefUpstream(
-            connection: configuration.connection, tls: configuration.tls, logger: logger, metrics: environment.metrics)
+            connection: configuration.connection, tls: configuration.tls, logger: logger, clock: environment.clock,
+            metrics: environment.metrics)
         services = ReefServices(upstream: upstream, state: ReefState(logger: logger), clock: environment.clock)
         core = ReefCorePoller(services: services)
         probes = ReefProbePoller(services: services, logger: logger)

@@ -9,16 +9,19 @@ final class ReefUpstream: Sendable {
     private let connection: BellasReefConnection
     private let tls: UpstreamTLS
     private let logger: Logger
+    /// Its wall time judges a token's `exp`.
+    private let clock: any BridgeClock
     private let metrics: [BellasReefService: UpstreamMetrics]
     /// Made on first use, so that checking a configuration opens nothing.
     private let connected = Mutex<(http: UpstreamHTTPClient, api: BellasReefClient)?>(nil)
     /// Logins already counted in the core's metrics.
     private let loginsRecorded = Mutex(0)
 
-    init(connection: BellasReefConnection, tls: UpstreamTLS, logger: Logger, metrics: BridgeMetrics) {
+    init(connection: BellasReefConnection, tls: UpstreamTLS, logger: Logger, clock: any BridgeClock, metrics: BridgeMetrics) {
         self.connection = connection
         self.tls = tls
         self.logger = logger
+        self.clock = clock
         self.metrics = Dictionary(uniqueKeysWithValues: BellasReefService.allCases.map {
             ($0, metrics.upstream(integration: ReefTopics.name, instance: $0.rawValue))
         })
@@ -82,7 +85,7 @@ final class ReefUpstream: Sendable {
         // Another caller may have connected meanwhile: keep one client (one token).
         let (api, spare) = connected.withLock { connected -> (BellasReefClient, UpstreamHTTPClient?) in
             if let connected { return (connected.api, http) }
-            let api = BellasReefClient(connection: connection, httpClient: http, logger: logger)
+            let api = BellasReefClient(connection: connection, httpClient: http, logger: logger) { [clock] in clock.wallNow }
             connected = (http, api)
             return (api, nil)
         }

@@ -1,5 +1,6 @@
 import BellasReefAPI
 import BellasReefSimulator
+import BridgeRuntime
 import Foundation
 import Testing
 
@@ -37,34 +38,36 @@ struct ClientAuthTests {
         }
     }
 
+    /// On virtual time, the client's and the simulator's: a 12 s token is renewed a quarter of its
+    /// life ahead (9 s in), so calls 0.4 s apart for 12 s take exactly two logins, and none is refused
+    /// (a refusal would have cost a retry: one request more than calls).
     @Test func shortExpiryIsRenewedByALoginBeforeAny401() async throws {
+        let clock = ManualClock()
         var options = BellasReefSimulator.Options()
         options.tokenLifetime = .seconds(12)
-        try await withReef(options: options) { f in
+        options.now = { clock.wallNow }
+        try await withReef(options: options, now: { clock.wallNow }) { f in
             let calls = 30
             for _ in 0..<calls {
                 _ = try await f.client.systemUsage()
-                try await Task.sleep(for: .milliseconds(400))
+                try await clock.advance(by: .milliseconds(400))
             }
-            // 12 s at least with 12 s tokens, renewed a quarter of their life ahead (9 s in):
-            // renewed at least once, and never a refused request (a refusal would have cost a
-            // retry: one request more than calls). 3 s tokens (0.75 s ahead) and 6 s tokens
-            // (1.5 s ahead) each met a 401 under the full suite's load, where one request took
-            // longer than that; 3 s ahead leaves it room.
-            #expect(f.simulator.loginCount >= 2)
+            #expect(f.simulator.loginCount == 2)
             #expect(f.coreRequests("/api/system-usage").count == calls)
         }
     }
 
     @Test func refreshTokenIsUsedWhenOffered() async throws {
+        let clock = ManualClock()
         var options = BellasReefSimulator.Options()
         options.tokenLifetime = .seconds(6)
         options.offersRefreshToken = true
-        try await withReef(options: options) { f in
+        options.now = { clock.wallNow }
+        try await withReef(options: options, now: { clock.wallNow }) { f in
             let calls = 24
             for _ in 0..<calls {
                 _ = try await f.client.hostInfo()
-                try await Task.sleep(for: .milliseconds(400))
+                try await clock.advance(by: .milliseconds(400))
             }
             #expect(f.simulator.loginCount == 1)
             #expect(f.simulator.refreshCount >= 1)

@@ -40,6 +40,8 @@ func withReef(
     // Generous: not what a test waits for when all is well, but a loaded machine running every
     // suite at once was seen to take over 5 s for a loopback answer. Timeout tests set their own.
     requestTimeout: Duration = .seconds(20),
+    /// The client's wall clock, which judges its token's `exp` (the simulator's is `options.now`).
+    now: @escaping @Sendable () -> Date = { Date() },
     _ body: (ReefFixture) async throws -> Void
 ) async throws {
     let simulator = BellasReefSimulator(options: options, outlets: outlets)
@@ -51,7 +53,7 @@ func withReef(
         password: clientPassword ?? options.password, requestTimeout: requestTimeout)
     var logger = Logger(label: "test.reef")
     logger.logLevel = .critical
-    let client = BellasReefClient(connection: connection, httpClient: http, logger: logger)
+    let client = BellasReefClient(connection: connection, httpClient: http, logger: logger, now: now)
     // Torn down whatever the body did, then its error (if any) is rethrown.
     var failure: (any Error)?
     do { try await body(ReefFixture(simulator: simulator, http: http, client: client)) } catch { failure = error }

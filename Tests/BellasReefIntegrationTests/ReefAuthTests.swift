@@ -12,15 +12,20 @@ import Testing
         return zip(authenticated, authenticated.dropFirst()).filter { $0.path == $1.path && $0.bearerToken != $1.bearerToken }.map(\.0.path)
     }
 
+    /// On virtual time, the simulator's tokens too: a 30 s token is renewed a quarter of its
+    /// life before its `exp` (at 22.5 s), so 35 s of one-second polls take exactly two logins and
+    /// no request is refused.
     @Test func aShortLivedTokenIsRenewedBeforeItExpires() async throws {
+        let clock = ManualClock()
         var options = BellasReefSimulator.Options()
-        // Renewal comes with a tenth of the lifetime left: 3 s here (a real one's is 360 s). With
-        // 1 s, a request or the renewal's login slowed by the suite's own load met an expired token.
         options.tokenLifetime = .seconds(30)
-        try await ReefFixture.run(options: options) { fixture, observer in
+        options.now = { clock.wallNow }
+        try await ReefFixture.run(options: options, clock: clock) { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
-            try await waitUntil("a renewal", timeout: .seconds(45)) { fixture.simulator.loginCount >= 2 }
-            try await Task.sleep(for: .seconds(1))
+            for _ in 1...22 { try await clock.advance(by: .seconds(1)) }
+            #expect(fixture.simulator.loginCount == 1)
+            for _ in 1...13 { try await clock.advance(by: .seconds(1)) }
+            #expect(fixture.simulator.loginCount == 2)
             // Every token was replaced before its exp: no request was refused and sent again.
             #expect(retriedPaths(fixture.simulator.requests(.core)) == [])
             #expect(retriedPaths(fixture.simulator.requests(.temperature)) == [])
@@ -30,14 +35,15 @@ import Testing
     }
 
     @Test func aRefusedTokenIsHealedWithOneLogin() async throws {
-        try await ReefFixture.run { fixture, observer in
-            let first = try await observer.latest("home/reef/system") { $0["read_at"] != nil && $0["read_at"] != .null }
+        let clock = ManualClock()
+        try await ReefFixture.run(clock: clock) { fixture, observer in
+            _ = try await observer.latest("home/reef/system") { $0["read_at"] != nil && $0["read_at"] != .null }
             #expect(fixture.simulator.loginCount == 1)
             let oldToken = fixture.simulator.requests(.core).last { $0.bearerToken != nil }?.bearerToken
             let seen = Dictionary(uniqueKeysWithValues: BellasReefSimulator.Service.allCases.map { ($0, fixture.simulator.requests($0).count) })
             fixture.simulator.expireAllTokens()
-            _ = try await observer.latest("home/reef/system") { $0["read_at"] != first["read_at"] }
-            try await Task.sleep(for: .seconds(2))
+            // One reading of each service.
+            try await clock.advance(by: .seconds(1))
             let later = BellasReefSimulator.Service.allCases.flatMap { fixture.simulator.requests($0).dropFirst(seen[$0] ?? 0) }
             // The old token was sent and refused; the three services' loops all met the refusal,
             // and one login served them all.
