@@ -327,8 +327,8 @@ let package = Package(
             "UniFiAPI", "UniFiSimulator", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",
         ]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [
-            "PiHoleIntegration", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",
-            "PiHoleTestSupport",
+            "PiHoleIntegration", "PiHoleAPI", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",
+            "PiHoleTestSupport", "UpstreamHTTP",
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
     ]

@@ -162,7 +162,9 @@ public struct BellasReefAuthStateMachine: Sendable {
         var text = "not logging in for another \(remaining.fixedPoint(digits: 1)) s after "
             + "\(consecutiveFailures) failed login(s)"
         if let last = lastLoginError { text += "; last: \(last.code) \(last.message)" }
-        return BellasReefError(.backingOff, text, retryAfter: .milliseconds(Int64(remaining * 1000)))
+        var error = BellasReefError(.backingOff, text, retryAfter: .milliseconds(Int64(remaining * 1000)))
+        error.lastLoginCode = lastLoginError?.code
+        return error
     }
 }
 

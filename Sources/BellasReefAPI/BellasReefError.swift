@@ -44,6 +44,10 @@ public struct BellasReefError: Error, Sendable, CustomStringConvertible, Equatab
     public var status: Int?
     /// How long to wait before trying again, when known (remaining backoff).
     public var retryAfter: Duration?
+    /// For `.transport`: no complete answer came within the request's time limit.
+    public var timedOut = false
+    /// For `.backingOff`: the code of the last failed login (credentials refused, say).
+    public var lastLoginCode: Code?
 
     public init(
         _ code: Code, _ message: String, controllerCode: String? = nil, status: Int? = nil,

@@ -60,6 +60,7 @@ extension BellasReefError: UpstreamClientError {
     public init(upstreamFailure failure: UpstreamFailure) {
         let code: Code = switch failure.kind { case .untrusted: .tls; case .transport: .transport; case .undecodable: .unexpectedResponse }
         self.init(code, failure.message, status: failure.status)
+        timedOut = failure.cause?.code == .timedOut
     }
 }
 

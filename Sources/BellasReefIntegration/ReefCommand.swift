@@ -21,7 +21,7 @@ enum ReefCommand: Equatable, Sendable {
         case let path where path.count == 3 && path[0] == "outlet" && path[2] == "set":
             return .setOutlet(target: path[1], try OutletSwitch.parse(request.payload))
         default:
-            throw CommandError("unknown Bella's Reef command '\(request.path.joined(separator: "/"))'")
+            throw CommandError("unknown Bella's Reef command '\(request.path.joined(separator: "/"))'", code: .unknownTarget)
         }
     }
 

@@ -49,7 +49,7 @@ struct ReefFeed: Sendable {
             results[outlet.key] = result ?? "held off by an interlock"
         }
         guard failures < outlets.count else {
-            throw CommandError("no feed outlet could be turned off: \(JSONValue.object(results).encodedString())")
+            throw CommandError("no feed outlet could be turned off: \(JSONValue.object(results).encodedString())", code: .upstreamUnavailable)
         }
         let restore: JSONValue = ["outlets": .object(before)]
         try await timers.set(key: ReefTopics.feedTimer, restore: restore, after: duration)
@@ -62,10 +62,10 @@ struct ReefFeed: Sendable {
 
     /// Restores the feed outlets now and drops the promise.
     func cancel(timers: IntegrationTimers) async throws(CommandError) -> JSONValue {
-        guard let pending = timers.pending(key: ReefTopics.feedTimer) else { throw CommandError("no feed is running") }
+        guard let pending = timers.pending(key: ReefTopics.feedTimer) else { throw CommandError("no feed is running", code: .conflict) }
         let failed = await restoreEach(pending, timers: timers)
         guard failed.isEmpty else {
-            throw CommandError("not every feed outlet could be restored (\(failed.joined(separator: ", "))); the feed's end will try again")
+            throw CommandError("not every feed outlet could be restored (\(failed.joined(separator: ", "))); the feed's end will try again", code: .upstreamUnavailable)
         }
         try await timers.cancel(key: ReefTopics.feedTimer)
         services.state.changed.signal()

@@ -192,7 +192,7 @@ final class ReefIntegration: Integration {
         return self.services.state.read { ReefPayloads(snapshot: $0, services: services, pending: []).health }
     }
 
-    static let noFeed = CommandError("feed mode is not configured: reef.feed names the outlets it turns off")
+    static let noFeed = CommandError("feed mode is not configured: reef.feed names the outlets it turns off", code: .conflict)
 
     func shutdown() async {
         await services.upstream.shutdown()

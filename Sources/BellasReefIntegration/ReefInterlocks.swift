@@ -176,7 +176,7 @@ final class ReefInterlocks: Sendable {
         } catch {
             throw ReefOutletControl.commandError(error, key: outlet.key)
         }
-        if isOn, let failure = await control.switchOff(id) { throw CommandError(failure) }
+        if isOn, let failure = await control.switchOff(id) { throw failure }
         // A timed command's restore is taken over: it must not turn the outlet on while it is held.
         let timedRestore = ReefTopics.restoreTimer(outletID: id)
         let promised = context.timers.pending(key: timedRestore)?.restore["state"]

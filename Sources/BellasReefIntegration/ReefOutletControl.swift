@@ -23,7 +23,7 @@ struct ReefOutletControl: Sendable {
         if !services.state.read(\.outletsListed) { await poller.list() }
         let (found, known) = services.state.read { ($0.outlet(named: target), $0.knownOutletKeys) }
         guard let found else {
-            throw CommandError("unknown outlet '\(target)' (known: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+            throw CommandError("unknown outlet '\(target)' (known: \(known.isEmpty ? "none" : known.joined(separator: ", ")))", code: .unknownTarget)
         }
         return found
     }
@@ -52,7 +52,7 @@ struct ReefOutletControl: Sendable {
         }
         // The answer tells what the plug says now, even slowly; the published state trusts only timely reads.
         guard case .success(let readBack) = await poller.readState(id) else {
-            throw CommandError("\(outlet.key): switched, but its state could not be read back: \(services.state.read { $0.outlets[id]?.error } ?? "no answer")")
+            throw CommandError("\(outlet.key): switched, but its state could not be read back: \(services.state.read { $0.outlets[id]?.error } ?? "no answer")", code: .upstreamUnavailable)
         }
         return services.state.read { snapshot in
             ReefPayloads(snapshot: snapshot, services: [.outlets], pending: timers.pending).payload(snapshot.outlets[id] ?? outlet, readBack: readBack)
@@ -91,8 +91,8 @@ struct ReefOutletControl: Sendable {
 
     /// The controller's own code and words: `heater: outlet_disabled (HTTP 409): The operation …`.
     static func commandError(_ error: any Error, key: String) -> CommandError {
-        guard let error = error as? BellasReefError else { return CommandError("\(key): \(error)") }
-        guard let code = error.controllerCode else { return CommandError("\(key): \(error)") }
-        return CommandError("\(key): \(code)\(error.status.map { " (HTTP \($0))" } ?? ""): \(error.message)")
+        guard let reefError = error as? BellasReefError, let code = reefError.controllerCode else { return CommandError(key, failure: error) }
+        return CommandError(
+            "\(key): \(code)\(reefError.status.map { " (HTTP \($0))" } ?? ""): \(reefError.message)", code: reefError.commandErrorCode)
     }
 }

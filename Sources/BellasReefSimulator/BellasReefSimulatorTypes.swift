@@ -53,8 +53,9 @@ public enum SimulatedPlugCondition: Sendable, Equatable {
     /// The plug refuses connections: state reads answer `is_on: false`, commands 503
     /// `outlet_connection_error`, both after ``BellasReefSimulator/Options/plugFailureDelay``.
     case refusingConnections
-    /// The plug accepts and never answers: commands and state reads 504 `outlet_timeout`
-    /// after the failure delay.
+    /// The plug accepts and never answers: the controller gives up and answers as for a refused
+    /// connection (503 `outlet_connection_error`, state reads `is_on: false`; never its 504
+    /// `outlet_timeout`), after one and a half failure delays.
     case timingOut
 }
 

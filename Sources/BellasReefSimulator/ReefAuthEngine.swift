@@ -7,16 +7,25 @@ import JSONDocument
 
 /// Login, refresh and token checks of the core service. Pure: state in, response out.
 enum ReefAuthEngine {
-    /// `POST /api/auth/login`: form fields only, as FastAPI's `OAuth2PasswordRequestForm`.
+    /// `POST /api/auth/login`: form fields only, as FastAPI's `OAuth2PasswordRequestForm`
+    /// (core/api/auth.py). FastAPI 0.111 takes an empty form field for a missing one
+    /// (fastapi/dependencies/utils.py), and the form's `grant_type` must match `password` when given
+    /// (fastapi/security/oauth2.py): both 422, before the credentials are looked at.
     static func login(_ request: ReefSimulatedRequest, state: inout ReefSimulatorState, now: Date) -> ReefSimulatedResponse {
         state.loginCount += 1
         let fields = request.isForm ? ReefQuery.parse(String(decoding: request.body, as: UTF8.self)) : [:]
-        let missing = ["username", "password"].filter { fields[$0] == nil }
+        let missing = ["username", "password"].filter { fields[$0]?.isEmpty != false }
         guard missing.isEmpty else {
             let items: [JSONValue] = missing.map {
                 ["type": "missing", "loc": ["body", .string($0)], "msg": "Field required", "input": nil]
             }
             return .json(422, ["detail": .array(items)])
+        }
+        if let grantType = fields["grant_type"], !grantType.isEmpty, !grantType.contains("password") {
+            return .json(422, ["detail": [[
+                "type": "string_pattern_mismatch", "loc": ["body", "grant_type"], "msg": "String should match pattern 'password'",
+                "input": .string(grantType), "ctx": ["pattern": "password"],
+            ]]])
         }
         var response: ReefSimulatedResponse
         if fields["username"] == state.options.username, fields["password"] == state.options.password {

@@ -25,7 +25,21 @@ enum ReefOutletEngine {
                 .json(200, .array(state.outlets.filter { includeDisabled || $0.enabled }.map(outletBody)))
             }
         case (_, _) where path.count == 5 && Array(path.prefix(3)) == prefix:
-            guard let action = Action(method: request.method, name: path[4]) else { return nil }
+            guard let action = Action(rawValue: path[4]) else { return nil }
+            // Starlette answers a path with another method 405 and one with a trailing slash 307
+            // to the path without it, both before any dependency (the token) runs
+            // (starlette/routing.py); smartoutlets/api.py has only POST for the commands.
+            guard request.method == action.method else {
+                return ReefRoute(authenticated: false) { _ in
+                    ReefSimulatedResponse(status: 405, body: .json(["detail": "Method Not Allowed"]), headers: ["Allow": action.method])
+                }
+            }
+            if request.trailingSlash {
+                return ReefRoute(authenticated: false) { state in
+                    let location = (state.baseURLs[.outlets] ?? "") + "/" + path.joined(separator: "/")
+                    return ReefSimulatedResponse(status: 307, body: .text(""), headers: ["Location": location])
+                }
+            }
             return ReefRoute(authenticated: true) { state in
                 perform(action, id: path[3], state: &state, failureDelay: options.plugFailureDelay)
             }
@@ -37,10 +51,8 @@ enum ReefOutletEngine {
     enum Action: String {
         case state, turnOn = "turn_on", turnOff = "turn_off", toggle
 
-        init?(method: String, name: String) {
-            guard let action = Action(rawValue: name), (action == .state) == (method == "GET") else { return nil }
-            self = action
-        }
+        /// `GET …/state`; `POST` for the commands (smartoutlets/api.py).
+        var method: String { self == .state ? "GET" : "POST" }
     }
 
     static func perform(
@@ -54,7 +66,12 @@ enum ReefOutletEngine {
             return .coded(409, "outlet_disabled", "The operation cannot be completed because the outlet is disabled.")
         }
         var response = plugAnswer(action, outlet: &state.outlets[index])
-        if state.outlets[index].plug != .online { response.delay += failureDelay }
+        switch state.outlets[index].plug {
+        case .online: break
+        case .refusingConnections: response.delay += failureDelay
+        // Three tries of 5 s where a refused connection takes about 12 s (README of the specs).
+        case .timingOut: response.delay += failureDelay * 3 / 2
+        }
         response.delay += state.outlets[index].slowness
         return response
     }
@@ -62,17 +79,18 @@ enum ReefOutletEngine {
     /// What the plug makes of the action (without the delays).
     static func plugAnswer(_ action: Action, outlet: inout SimulatedOutlet) -> ReefSimulatedResponse {
         switch (outlet.plug, action) {
-        case (.timingOut, _):
-            return .coded(504, "outlet_timeout", "Timed out talking to outlet \(outlet.id)")
-        case (.refusingConnections, .state):
+        // The driver retries and gives up (smartoutlets/drivers/base.py), and the manager wraps
+        // every such failure as a connection error (smartoutlets/manager.py): a plug that never
+        // answers reads as one that refuses, only later. The service's 504 handler is never reached.
+        case (.refusingConnections, .state), (.timingOut, .state):
             // The real controller reports an unreachable plug as off, and online.
             var unreachable = outlet
             unreachable.isOn = false
             unreachable.ratedPowerW = nil
             unreachable.energyKWh = nil
             return .json(200, stateBody(unreachable))
-        case (.refusingConnections, _):
-            return .coded(503, "outlet_connection_error", "Could not connect to outlet \(outlet.id)")
+        case (.refusingConnections, _), (.timingOut, _):
+            return .coded(503, "outlet_connection_error", "Failed to connect to outlet \(outlet.id): [Errno 111] Connection refused")
         case (.online, .state):
             return .json(200, stateBody(outlet))
         case (.online, .turnOn), (.online, .turnOff):

@@ -45,6 +45,10 @@ public struct PiHoleError: Error, Sendable, CustomStringConvertible, Equatable {
     /// For `.transport`: whether the request may have reached the Pi-hole (it was sent, or being
     /// sent, when the exchange failed), as opposed to a connect that failed.
     public var requestMayHaveArrived = false
+    /// For `.transport`: no complete answer came within the request's time limit.
+    public var timedOut = false
+    /// For `.backingOff`: the code of the last failed login (a wrong password, say).
+    public var lastLoginCode: Code?
 
     public init(_ code: Code, _ message: String, retryAfter: Duration? = nil, status: Int? = nil) {
         self.code = code

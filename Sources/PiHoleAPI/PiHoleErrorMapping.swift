@@ -62,5 +62,6 @@ extension PiHoleError: UpstreamClientError {
         self.init(code, failure.message, status: failure.status)
         let unsent: [UpstreamError.Code?] = [.connectFailed, .shutDown, .invalidURL]
         requestMayHaveArrived = failure.kind == .transport && !unsent.contains(failure.cause?.code)
+        timedOut = failure.cause?.code == .timedOut
     }
 }

@@ -88,7 +88,9 @@ public struct PiHoleSessionStateMachine: Sendable {
                 let remaining = until - now
                 var text = "not logging in for another \(Self.format(remaining)) after \(consecutiveFailures) failed login(s)"
                 if let last = lastLoginError { text += "; last: \(last.code) \(last.message)" }
-                return .fail(PiHoleError(.backingOff, text, retryAfter: remaining))
+                var error = PiHoleError(.backingOff, text, retryAfter: remaining)
+                error.lastLoginCode = lastLoginError?.code
+                return .fail(error)
             }
             state = .loggingIn
             loginCount += 1

@@ -21,7 +21,7 @@ enum ClientChange: Equatable, Sendable {
         switch action {
         case ["groups", "set"]: return try groups(payload, now: now)
         case ["pause"]: return .pause(try pauseDuration(payload, now: now))
-        default: throw CommandError("unknown client command '\(action.joined(separator: "/").prefix(40))' (known: groups/set, pause)")
+        default: throw CommandError("unknown client command '\(action.joined(separator: "/").prefix(40))' (known: groups/set, pause)", code: .unknownTarget)
         }
     }
 

@@ -13,10 +13,10 @@ struct DomainChange: Equatable, Sendable {
 
     static func parse(list: String, action: String, payload: CommandRequest.Payload) throws(CommandError) -> DomainChange {
         guard let list = PiHoleDomainList(rawValue: list) else {
-            throw CommandError("unknown domain list '\(list)': use allow or deny")
+            throw CommandError("unknown domain list '\(list)': use allow or deny", code: .unknownTarget)
         }
         guard let action = Action(rawValue: action) else {
-            throw CommandError("unknown domain action '\(action)': use add or remove")
+            throw CommandError("unknown domain action '\(action)': use add or remove", code: .unknownTarget)
         }
         var domain = ""
         var kind = PiHoleDomainKind.exact

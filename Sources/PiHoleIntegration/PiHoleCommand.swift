@@ -42,7 +42,7 @@ enum PiHoleCommand: Equatable, Sendable {
         var target = Target.all
         if let first = path.first, !PiHoleTopics.commandWords.contains(first) {
             guard instanceIDs.contains(first) else {
-                throw CommandError("unknown Pi-hole '\(first)' (configured: \(instanceIDs.joined(separator: ", ")))")
+                throw CommandError("unknown Pi-hole '\(first)' (configured: \(instanceIDs.joined(separator: ", ")))", code: .unknownTarget)
             }
             target = .instance(first)
             path = path.dropFirst()
@@ -69,12 +69,12 @@ enum PiHoleCommand: Equatable, Sendable {
             return .search(try SearchRequest.parse(request.payload), target)
         case let words where words.count == 2 && words[0] == "action":
             guard let action = PiHoleAction(rawValue: words[1]) else {
-                throw CommandError("unknown action '\(words[1].prefix(40))' (known: \(PiHoleAction.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw CommandError("unknown action '\(words[1].prefix(40))' (known: \(PiHoleAction.allCases.map(\.rawValue).joined(separator: ", ")))", code: .unknownTarget)
             }
             try requireNoArguments(request.payload, action.rawValue)
             return .action(action, target)
         default:
-            throw CommandError("unknown Pi-hole command '\(request.path.joined(separator: "/"))'")
+            throw CommandError("unknown Pi-hole command '\(request.path.joined(separator: "/"))'", code: .unknownTarget)
         }
     }
 

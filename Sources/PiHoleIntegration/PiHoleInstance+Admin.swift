@@ -46,7 +46,7 @@ extension PiHoleInstance {
                 let seconds = (started.duration(to: .now) / .milliseconds(100)).rounded() / 10
                 guard result.succeeded else {
                     let failures = result.failures.isEmpty ? result.lastLines : result.failures
-                    throw CommandError("\(id): gravity failed after \(seconds) s: \(failures.suffix(5).joined(separator: " | "))")
+                    throw CommandError("\(id): gravity failed after \(seconds) s: \(failures.suffix(5).joined(separator: " | "))", code: .upstreamRefused)
                 }
                 return [
                     "action": "gravity", "result": "ok", "seconds": .number(seconds), "lines": .number(Double(result.lineCount)),

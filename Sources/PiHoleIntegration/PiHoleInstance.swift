@@ -161,7 +161,7 @@ actor PiHoleInstance {
         } else {
             markUnavailable(error)
         }
-        return CommandError("\(id): \(error)")
+        return CommandError(id, failure: error)
     }
 
     func markAvailable() {

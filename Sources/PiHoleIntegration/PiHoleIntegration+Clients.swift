@@ -29,15 +29,15 @@ extension PiHoleIntegration {
             guard create else {
                 throw CommandError(
                     "unknown client '\(keyOrClient.prefix(80))' (configured: \(clientRegistry.withLock(\.keyList))); "
-                        + #"name a new one by its IP, MAC or host name with "create":true to configure it"#)
+                        + #"name a new one by its IP, MAC or host name with "create":true to configure it"#, code: .unknownTarget)
             }
             guard ClientAddress.isValid(keyOrClient) else {
-                throw CommandError("'\(keyOrClient.prefix(80))' is no IP address, MAC address or host name to configure as a client")
+                throw CommandError("'\(keyOrClient.prefix(80))' is no IP address, MAC address or host name to configure as a client", code: .unknownTarget)
             }
             (client, holders) = (keyOrClient, [])
         }
         if case .instance(let id) = target, !holders.contains(id), !create {
-            throw CommandError("\(id) has no client '\(client)'")
+            throw CommandError("\(id) has no client '\(client)'", code: .notFound)
         }
         let candidates = instances.filter { holders.contains($0.id) || create }
         // Every group resolved on every Pi-hole before anything is written.
@@ -58,7 +58,7 @@ extension PiHoleIntegration {
                 if let pending { return pending }
                 guard isConfigured else { return ["pihole": .string(instance.id), "client": .string(client), "created": true] }
                 guard let current = try await instance.measured({ try await $0.clientEntry(client) }) else {
-                    throw CommandError("\(instance.id): the client '\(client)' is gone")
+                    throw CommandError("\(instance.id): the client '\(client)' is gone", code: .notFound)
                 }
                 return [
                     "pihole": .string(instance.id), "client": .string(client),
@@ -130,7 +130,7 @@ extension PiHoleIntegration {
                 }
                 return ClientGroupsPlan(groupIDs: [group.id ?? 0], groupNames: [group.name], duration: duration)
             } catch {
-                throw CommandError("\(instance.id): \(error)")
+                throw CommandError(instance.id, failure: error)
             }
         case .groups(let requested, let duration, _):
             let names = requested.map { requestedName in groups.withLock { $0.name(for: requestedName) } ?? requestedName }
@@ -143,7 +143,7 @@ extension PiHoleIntegration {
             var ids: [Int] = []
             for name in names {
                 guard let id = known.first(where: { $0.name == name })?.id else {
-                    throw CommandError("\(instance.id) has no group '\(name.prefix(80))'")
+                    throw CommandError("\(instance.id) has no group '\(name.prefix(80))'", code: .notFound)
                 }
                 if !ids.contains(id) { ids.append(id) }
             }

@@ -45,7 +45,7 @@ extension PiHoleIntegration {
             refreshDetailsSoon(Set(PiHoleDetailRead.allCases))
             return try await forEach(target) { instance in
                 let snapshot = await instance.refresh()
-                guard snapshot.available else { throw CommandError("\(instance.id): \(snapshot.error ?? "unavailable")") }
+                guard snapshot.available else { throw CommandError("\(instance.id): \(snapshot.error ?? "unavailable")", code: .upstreamUnavailable) }
                 return snapshot.payload(id: instance.id)
             }
         case .domain(let change, _):
@@ -97,11 +97,11 @@ extension PiHoleIntegration {
             }
             return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
-        let failures = targets.compactMap { instance -> String? in
-            if case .failure(let error)? = results[instance.id] { return error.message }
+        let failures = targets.compactMap { instance -> CommandError? in
+            if case .failure(let error)? = results[instance.id] { return error }
             return nil
         }
-        guard failures.isEmpty else { throw CommandError(failures.joined(separator: "; ")) }
+        guard failures.isEmpty else { throw CommandError(combining: failures) }
         let data = results.compactMapValues { try? $0.get() }
         if case .instance(let id) = target, let only = data[id] { return only }
         return .object(data)
@@ -115,7 +115,7 @@ extension PiHoleIntegration {
         } catch let error as CommandError {
             return .failure(error)
         } catch {
-            return .failure(CommandError("\(instance.id): \(error)"))
+            return .failure(CommandError(instance.id, failure: error))
         }
     }
 

@@ -26,14 +26,14 @@ extension PiHoleIntegration {
             found = groupHolders(keyOrName)
         }
         guard let (sample, holders) = found else {
-            throw CommandError("unknown group '\(keyOrName.prefix(80))' (groups: \(groups.withLock(\.keyList)))")
+            throw CommandError("unknown group '\(keyOrName.prefix(80))' (groups: \(groups.withLock(\.keyList)))", code: .unknownTarget)
         }
         let name = sample.group.name
         if case .instance(let id) = target, !holders.contains(id) {
-            throw CommandError("\(id) has no group '\(name)'")
+            throw CommandError("\(id) has no group '\(name)'", code: .notFound)
         }
         if sample.group.isDefault, !change.enabled, !change.flags.contains("force") {
-            throw CommandError(Self.defaultGroupRefusal)
+            throw CommandError(Self.defaultGroupRefusal, code: .conflict)
         }
         defer { refreshDetailsSoon([.groups]) }
         return try await forEach(target, among: instances.filter { holders.contains($0.id) }) { instance in
@@ -41,7 +41,7 @@ extension PiHoleIntegration {
             let group = try await timers.carryOut(key: key, timedFor: change.duration) { pending in
                 var previous = pending?["enabled"]?.boolValue
                 if previous == nil { previous = try await instance.currentGroup(name)?.enabled }
-                guard let previous else { throw CommandError("\(instance.id): the group '\(name)' is gone") }
+                guard let previous else { throw CommandError("\(instance.id): the group '\(name)' is gone", code: .notFound) }
                 return ["pihole": .string(instance.id), "group": .string(name), "enabled": .bool(previous), "set": .bool(change.enabled)]
             } _: {
                 try await instance.setGroup(name, enabled: change.enabled)

@@ -24,22 +24,22 @@ extension PiHoleIntegration {
                     } catch let error as CommandError {
                         return (instance.id, .failure(error))
                     } catch {
-                        return (instance.id, .failure(CommandError("\(instance.id): \(error)")))
+                        return (instance.id, .failure(CommandError(instance.id, failure: error)))
                     }
                 }
             }
             return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
         var answers: [(String, T)] = []
-        var errors: [String: String] = [:]
+        var errors: [String: CommandError] = [:]
         for instance in asked {
             switch results[instance.id] {
             case .success(let value)?: answers.append((instance.id, value))
-            case .failure(let error)?: errors[instance.id] = error.message
+            case .failure(let error)?: errors[instance.id] = error
             case nil: break
             }
         }
-        guard errors.count < asked.count else { throw CommandError(errors.values.sorted().joined(separator: "; ")) }
-        return (answers, errors)
+        guard errors.count < asked.count else { throw CommandError(combining: errors.values.sorted { $0.message < $1.message }) }
+        return (answers, errors.mapValues(\.message))
     }
 }

@@ -31,6 +31,8 @@ public struct UniFiError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The controller's error code, e.g. `api.resource-not-found`.
     public var apiCode: String?
     public var retryAfter: Duration?
+    /// For `.transport`: no complete answer came within the request's time limit.
+    public var timedOut = false
 
     public init(_ code: Code, _ message: String, status: Int? = nil, apiCode: String? = nil, retryAfter: Duration? = nil) {
         self.code = code

@@ -21,13 +21,13 @@ enum UniFiCommand: Sendable {
                 codesInAnswer: request.answeredPrivately)
         case let path where path.count > 2 && path[0] == "controller" && path[2] == "voucher":
             guard controllers.contains(path[1]) else {
-                throw CommandError("unknown UniFi console '\(path[1].prefix(40))' (configured: \(controllers.joined(separator: ", ")))")
+                throw CommandError("unknown UniFi console '\(path[1].prefix(40))' (configured: \(controllers.joined(separator: ", ")))", code: .unknownTarget)
             }
             return .voucher(
                 controller: path[1], try voucher(Array(path.dropFirst(3)), request.payload, presets: presets),
                 codesInAnswer: request.answeredPrivately)
         default:
-            throw CommandError("unknown UniFi command '\(request.path.joined(separator: "/"))'")
+            throw CommandError("unknown UniFi command '\(request.path.joined(separator: "/"))'", code: .unknownTarget)
         }
     }
 
@@ -36,14 +36,14 @@ enum UniFiCommand: Sendable {
         case ["create"]: try VoucherCommand.create(payload)
         case ["revoke"]: try VoucherCommand.revoke(payload)
         case let path where path.count == 2 && path[0] == "preset": try VoucherCommand.preset(path[1], allowed: presets)
-        default: throw CommandError("unknown voucher command '\(path.joined(separator: "/"))'")
+        default: throw CommandError("unknown voucher command '\(path.joined(separator: "/"))'", code: .unknownTarget)
         }
     }
 
     /// Vouchers are a console's: with several, the command must name one, never guessed.
     private static func onlyController(_ controllers: [String]) throws(CommandError) -> String {
         guard controllers.count == 1 else {
-            throw CommandError("several UniFi consoles are configured: send to controller/<id>/voucher/… (\(controllers.joined(separator: ", ")))")
+            throw CommandError("several UniFi consoles are configured: send to controller/<id>/voucher/… (\(controllers.joined(separator: ", ")))", code: .unknownTarget)
         }
         return controllers[0]
     }

@@ -43,10 +43,10 @@ extension UniFiIntegration {
 
     private func set(keyOrID: String, _ command: SwitchCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue {
         guard let (controllerID, key, rule) = await findReadingAgainIfUnknown(keyOrID) else {
-            throw CommandError("unknown rule '\(keyOrID.prefix(80))' (managed: \(registry.withLock(\.keyList)))")
+            throw CommandError("unknown rule '\(keyOrID.prefix(80))' (managed: \(registry.withLock(\.keyList)))", code: .unknownTarget)
         }
         guard rule.isEditable else {
-            throw CommandError("'\(rule.name)' is \(rule.origin) on the controller: only user-defined rules can be changed")
+            throw CommandError("'\(rule.name)' is \(rule.origin) on the controller: only user-defined rules can be changed", code: .conflict)
         }
         let controller = controllers.first { $0.id == controllerID }!
         let timerKey = ManagedRule.timerKey(controller: controllerID, id: rule.id)
@@ -69,7 +69,7 @@ extension UniFiIntegration {
             throw error
         } catch {
             publishRequests.request()
-            throw CommandError("\(controllerID): \(error)")
+            throw CommandError(controllerID, failure: error)
         }
     }
 

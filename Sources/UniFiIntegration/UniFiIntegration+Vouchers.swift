@@ -36,15 +36,15 @@ extension UniFiIntegration {
                 return revoked(deleted, controller) { $0.id == id }
             case .revokeCode(let code):
                 let deleted = try await controller.revokeVouchers { try await $0.deleteVoucher(site: $1, code: code) }
-                guard deleted > 0 else { throw CommandError("\(controller.id): no voucher has this code") }
+                guard deleted > 0 else { throw CommandError("\(controller.id): no voucher has this code", code: .notFound) }
                 return revoked(deleted, controller) { $0.code == code }
             }
         } catch let error as CommandError {
             throw error
         } catch let error as UniFiError where error.code == .notFound {
-            throw CommandError("\(controller.id): no such voucher")
+            throw CommandError("\(controller.id): no such voucher", code: .notFound)
         } catch {
-            throw CommandError("\(controller.id): \(error)")
+            throw CommandError("\(controller.id)", failure: error)
         }
     }
 

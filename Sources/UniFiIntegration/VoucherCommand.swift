@@ -47,7 +47,7 @@ enum VoucherCommand: Sendable, Equatable {
     /// A preset button: `minutes` from the topic, one guest, the note says where it came from.
     static func preset(_ minutes: String, allowed: [Int]) throws(CommandError) -> VoucherCommand {
         guard let minutes = Int(minutes), allowed.contains(minutes) else {
-            throw CommandError("no voucher preset of '\(minutes.prefix(20))' minutes (configured: \(allowed.map(String.init).joined(separator: ", ")))")
+            throw CommandError("no voucher preset of '\(minutes.prefix(20))' minutes (configured: \(allowed.map(String.init).joined(separator: ", ")))", code: .unknownTarget)
         }
         return .create(UniFiVoucherRequest(minutes: minutes, guests: 1, note: "Home Assistant"), fromPreset: true)
     }

@@ -49,7 +49,9 @@ enum UniFiSimulatorEngine {
             return error(404, "api.resource-not-found", "Site \(site) not found", request)
         }
         let rest = route.dropFirst(2).joined(separator: "/")
-        if rest == VoucherEndpoints.path || rest.hasPrefix(VoucherEndpoints.path + "/") {
+        // The document has the collection (…/hotspot/vouchers) and one voucher (…/{voucherId}),
+        // nothing deeper: a longer path is no voucher route, never the collection.
+        if rest == VoucherEndpoints.path || (rest.hasPrefix(VoucherEndpoints.path + "/") && route.count == 5) {
             return VoucherEndpoints.handle(request, site: site.lowercased(), id: route.count == 5 ? route[4] : nil, state: &state)
         }
         for collection in UniFiSimulator.Collection.allCases {

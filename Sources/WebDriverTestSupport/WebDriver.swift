@@ -42,6 +42,9 @@ public final class WebDriver: Sendable {
             try await waitUntil("chromedriver to listen", timeout: .seconds(20)) { LoopbackPort.accepts(port: port) }
             let capabilities: JSONValue = ["capabilities": ["alwaysMatch": [
                 "browserName": "chrome",
+                // What the page logs to the console, and the browser's own messages about it (a
+                // failed load, a refused script), for `consoleMessages()`.
+                "goog:loggingPrefs": ["browser": "ALL"],
                 "goog:chromeOptions": [
                     "binary": .string(chromium),
                     "args": .array([
@@ -58,6 +61,12 @@ public final class WebDriver: Sendable {
             try? await http.shutdown()
             throw error
         }
+    }
+
+    /// The console's messages since the last call (chromedriver's log endpoint): each with its
+    /// `level` and `message`.
+    public func consoleMessages() async throws -> [JSONValue] {
+        try await call(.POST, "/se/log", ["type": "browser"]).arrayValue ?? []
     }
 
     /// Ends the browser session and chromedriver.

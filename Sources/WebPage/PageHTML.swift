@@ -22,7 +22,7 @@ enum PageHTML {
             <header>
               <h1>home2mqtt</h1>
               <span id="connection" class="badge unknown">connecting…</span>
-              <form id="login" hidden><input id="password" type="password" placeholder="password" autocomplete="current-password" aria-label="password"><button type="submit">log in</button><span id="login-error"></span></form>
+              <form id="login" hidden><input name="username" autocomplete="username" value="home2mqtt" hidden aria-hidden="true"><input id="password" type="password" placeholder="password" autocomplete="current-password" aria-label="password"><button type="submit">log in</button><span id="login-error"></span></form>
               <button id="logout" type="button" hidden>log out</button>
             </header>
             <main>

@@ -164,7 +164,16 @@ enum PageScript {
         function renderCommands() {
           $('#commands tbody').innerHTML = model.commands.slice().reverse().map(c => `<tr><td>${esc(new Date(c.time).toLocaleTimeString())}</td>
             <td>${esc(c.topic)}${c.from_page ? ' <small>(page)</small>' : ''}</td><td class="answer">${esc(c.payload)}</td>
-            <td class="answer">${esc(c.answer)}</td><td>${esc(Math.round(c.seconds * 1000))} ms</td></tr>`).join('');
+            <td class="outcome">${outcome(c.answer)}</td><td>${esc(Math.round(c.seconds * 1000))} ms</td></tr>`).join('');
+        }
+        // An answer as a person reads it (ok, or the error's code and words), its JSON on demand;
+        // one that is not a whole answer (clipped, withheld) as it came.
+        function outcome(answer) {
+          let parsed;
+          try { parsed = JSON.parse(answer); } catch { return `<code>${esc(answer)}</code>`; }
+          if (typeof parsed?.status !== 'string') return `<code>${esc(answer)}</code>`;
+          const words = parsed.status === 'ok' ? '' : ` ${esc(parsed.code ? `${parsed.code}: ` : '')}${esc(parsed.error ?? '')}`;
+          return `<details><summary>${badge(parsed.status)}${words}</summary><code>${esc(answer)}</code></details>`;
         }
         function renderMessages() {
           $('#messages ul').innerHTML = model.messages.slice().reverse().map(m => {

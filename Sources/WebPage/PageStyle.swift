@@ -10,7 +10,9 @@ enum PageStyle {
         table { border-collapse: collapse; width: 100%; margin-bottom: .6em; }
         th, td { text-align: left; padding: .25em .5em; border-bottom: 1px solid #8883; vertical-align: top; }
         th { font-weight: 600; color: var(--muted); }
-        td.answer { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-all; }
+        td.answer, td.outcome code { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-all; }
+        td.outcome summary { cursor: pointer; }
+        td.outcome details code { display: block; margin-top: .2em; }
         dl { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; margin: 0; }
         dt { color: var(--muted); }
         .badge { padding: .1em .5em; border-radius: .8em; font-size: .9em; white-space: nowrap; }

@@ -100,7 +100,7 @@ struct ClientCallTests {
             let refused = await reefError { try await f.client.turnOn(heater) }
             #expect(refused?.code == .outletConnection && refused?.status == 503)
             f.simulator.updateOutlet(heater) { $0.plug = .timingOut }
-            #expect(await reefError { _ = try await f.client.toggle(heater) }?.code == .outletTimeout)
+            #expect(await reefError { _ = try await f.client.toggle(heater) }?.code == .outletConnection)
         }
     }
 

@@ -1,5 +1,6 @@
 import BellasReefSimulator
 import Foundation
+import NIOHTTP1
 import Testing
 import UpstreamHTTP
 
@@ -37,6 +38,58 @@ struct SimulatorTests {
             #expect(simulator.loginCount == 3)
             let refresh = try await rawRequest(http, .POST, simulator.baseURL(.core) + "/api/auth/refresh")
             #expect(refresh.status == 404)
+        }
+    }
+
+    /// FastAPI 0.111: an empty form field is a missing one, and `grant_type` must match `password`.
+    @Test func loginRefusesEmptyFieldsAndAnotherGrantType() async throws {
+        try await withSimulator { simulator, http in
+            func login(_ form: String) async throws -> (status: Int, body: String) {
+                let answer = try await rawRequest(
+                    http, .POST, simulator.baseURL(.core) + "/api/auth/login",
+                    headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form)
+                return (answer.status, answer.body)
+            }
+            let empty = try await login("username=&password=reefrocks")
+            #expect(empty.status == 422 && empty.body.contains(#""loc":["body","username"]"#), "\(empty.body)")
+            let refresh = try await login("grant_type=refresh_token&username=bellas&password=reefrocks")
+            #expect(refresh.status == 422 && refresh.body.contains(#""loc":["body","grant_type"]"#), "\(refresh.body)")
+            #expect(try await login("grant_type=password&username=bellas&password=reefrocks").status == 200)
+        }
+    }
+
+    /// Starlette's routing, before the token is looked at: another method on a command is 405, a
+    /// trailing slash 307 to the path without it; neither switches the plug.
+    @Test func aCommandWithAnotherMethodOrATrailingSlashSwitchesNothing() async throws {
+        try await withSimulator { simulator, http in
+            let heater = "31993ecf-4215-4187-82c1-6ee5bda82d92"
+            let command = simulator.baseURL(.outlets) + "/api/smartoutlets/outlets/\(heater)/turn_on"
+            for method: HTTPMethod in [.PUT, .DELETE, .GET] {
+                let answer = try await rawRequest(http, method, command)
+                #expect(answer.status == 405 && answer.body == #"{"detail":"Method Not Allowed"}"#, "\(method)")
+                #expect(answer.headers.first(name: "Allow") == "POST")
+            }
+            let slashed = try await rawRequest(http, .POST, command + "/")
+            #expect(slashed.status == 307 && slashed.headers.first(name: "Location") == command)
+            #expect(simulator.outlet(heater)?.isOn == false)
+        }
+    }
+
+    /// A plug that accepts and never answers: the controller gives up and answers as for a refused
+    /// connection, never with its 504.
+    @Test func aPlugThatNeverAnswersIsAConnectionError() async throws {
+        var options = BellasReefSimulator.Options()
+        options.plugFailureDelay = .milliseconds(100)
+        try await withSimulator(options) { simulator, http in
+            let heater = "31993ecf-4215-4187-82c1-6ee5bda82d92"
+            simulator.updateOutlet(heater) { $0.plug = .timingOut; $0.isOn = true }
+            let token = try #require(try await login(simulator, http).body.split(separator: "\"").dropFirst(3).first)
+            let auth = [("Authorization", "Bearer \(token)")]
+            let base = simulator.baseURL(.outlets) + "/api/smartoutlets/outlets/\(heater)"
+            let command = try await rawRequest(http, .POST, base + "/turn_off", headers: auth)
+            #expect(command.status == 503 && command.body.contains(#""code":"outlet_connection_error""#), "\(command.body)")
+            let state = try await rawRequest(http, .GET, base + "/state", headers: auth)
+            #expect(state.status == 200 && state.body.contains(#""is_on":false"#), "\(state.body)")
         }
     }
 

@@ -40,7 +40,7 @@ import Testing
         try await ReefFixture.run { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/offline-plug")
             let response = try await observer.command("home/reef/outlet/offline-plug/set", "ON")
-            #expect(response["status"] == "error")
+            #expect(response["status"] == "error" && response["code"] == "upstream_refused")
             let message = response["error"]?.stringValue ?? ""
             #expect(message.contains("outlet_disabled") && message.contains("409") && message.contains("disabled"), "\(message)")
             #expect(switches(fixture).map(\.path) == ["/api/smartoutlets/outlets/\(Outlets.disabledPlug)/turn_on"])
@@ -52,6 +52,7 @@ import Testing
             _ = try await observer.latest("home/reef/outlets")
             let response = try await observer.command("home/reef/outlet/skimmer/set", "ON")
             #expect(response["error"] == "unknown outlet 'skimmer' (known: heater, offline-plug, return-pump)")
+            #expect(response["code"] == "unknown_target")
             let unknownID = try await observer.command("home/reef/outlet/00000000-0000-4000-8000-000000000000/set", "ON")
             #expect(unknownID["error"]?.stringValue?.hasPrefix("unknown outlet") == true)
             #expect(switches(fixture).isEmpty)
@@ -65,26 +66,28 @@ import Testing
             for bad in ["maybe", #"{"state":1}"#, #"{"state":"off","for":-5}"#, #"{"state":"off","for":1.5}"#, "", #"["on"]"#,
                         #"{"state":"off","for":5,"until":"2030-01-01T00:00:00Z"}"#, #"{"state":"off","forr":5}"#] {
                 let response = try await observer.command("home/reef/outlet/return-pump/set", bad)
-                #expect(response["status"] == "error", "\(bad) → \(response)")
+                #expect(response["status"] == "error" && response["code"] == "invalid_payload", "\(bad) → \(response)")
             }
             #expect(switches(fixture).isEmpty)
             #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
         }
     }
 
-    @Test func aPlugThatTimesOutAnswersTheControllersCode() async throws {
+    /// A plug that never answers, or refuses: the controller's own connection error either way
+    /// (it never sends its 504), which a program reads as `upstream_unavailable`.
+    @Test func aPlugThatFailsAnswersTheControllersCode() async throws {
         var options = BellasReefSimulator.Options()
         options.plugFailureDelay = .milliseconds(100)
         try await ReefFixture.run(options: options) { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/heater") { $0["state"] == "off" }
             fixture.simulator.updateOutlet(Outlets.heater) { $0.plug = .timingOut }
-            let timedOut = try await observer.command("home/reef/outlet/heater/set", "ON")
-            #expect(timedOut["error"]?.stringValue?.contains("outlet_timeout") == true, "\(timedOut)")
-            // Its state reads fail too: not responding, and no on/off passed off as the truth.
-            _ = try await observer.latest("home/reef/outlet/heater") { $0["responding"] == false && $0["state"] == "unknown" }
+            let silent = try await observer.command("home/reef/outlet/heater/set", "ON")
+            #expect(silent["error"]?.stringValue?.contains("outlet_connection_error") == true, "\(silent)")
+            #expect(silent["code"] == "upstream_unavailable")
             fixture.simulator.updateOutlet(Outlets.heater) { $0.plug = .refusingConnections }
             let refused = try await observer.command("home/reef/outlet/heater/set", "ON")
             #expect(refused["error"]?.stringValue?.contains("outlet_connection_error") == true, "\(refused)")
+            #expect(refused["code"] == "upstream_unavailable")
         }
     }
 }

@@ -70,9 +70,10 @@ import Testing
             try await observer.client.publish("home/echo/echo", payload: [0xC3, 0x28], qos: .atLeastOnce, properties: MQTTProperties(responseTopic: replyTopic))
             let invalid = try await observer.recorder.first(topic: replyTopic)
             #expect(JSONValue.parse(invalid.payload)?["error"] == "payload is not valid UTF-8")
+            #expect(JSONValue.parse(invalid.payload)?["code"] == "invalid_payload")
 
             let unknown = try await observer.command("home/echo/fail")
-            #expect(unknown == ["status": "error", "error": "echo refuses 'fail'"])
+            #expect(unknown == ["status": "error", "error": "echo refuses 'fail'", "code": "invalid_payload"])
 
             let slow = try await observer.command("home/echo/slow")
             #expect(slow["error"]?.stringValue?.hasPrefix("timed out") == true)
@@ -91,7 +92,7 @@ import Testing
             async let first = observer.command("home/echo/slow")
             async let second = observer.command("home/echo/slow")
             for answer in try await [first, second] {
-                #expect(answer == ["status": "error", "error": "timed out after 1.0 seconds"])
+                #expect(answer == ["status": "error", "error": "timed out after 1.0 seconds", "code": "timeout"])
             }
             #expect(echo.handled.map(\.path) == [["slow"], ["slow"]])
         }

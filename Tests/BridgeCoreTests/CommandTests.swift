@@ -55,7 +55,7 @@ import Testing
         let ok = CommandResponse(result: .success(["blocking": "disabled"]), transaction: "t-1")
         #expect(ok.payload == ["status": "ok", "data": ["blocking": "disabled"], "transaction": "t-1"])
         let failed = CommandResponse(result: .failure(CommandError("nope")), transaction: nil)
-        #expect(failed.payload == ["status": "error", "error": "nope"])
+        #expect(failed.payload == ["status": "error", "error": "nope", "code": "invalid_payload"])
     }
 
     @Test func responsesGoWhereTheCommandAsks() {

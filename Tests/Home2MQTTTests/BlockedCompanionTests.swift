@@ -27,10 +27,10 @@ import Testing
         }
     }
 
-    @Test func aBadClientIsTheBridgesErrorAndExitOne() async throws {
+    @Test func aBadClientIsTheBridgesInvalidPayload() async throws {
         try await PiHoleFixture.runOnline { fixture, _ in
             let result = try await companion(["blocked", "--client", "everyone"] + fixture.brokerArguments)
-            #expect(result.status == 1)
+            #expect(result.status == 3)
             #expect(result.stderr.contains("IP address"), "\(result.stderr)")
             #expect(fixture.calls("main", "/api/queries").isEmpty)
         }

@@ -115,17 +115,17 @@ import Testing
         }
     }
 
-    @Test func anUnknownInstanceIsTheBridgesErrorAndExitOne() async throws {
+    @Test func anUnknownInstanceIsTheBridgesUnknownTargetExitFour() async throws {
         try await PiHoleFixture.runOnline { fixture, _ in
             let result = try await companion(["resume", "--pihole", "attic"] + fixture.brokerArguments)
-            #expect(result.status == 1)
-            #expect(result.stderr.contains("unknown Pi-hole 'attic'"), "\(result.stderr)")
+            #expect(result.status == 4)
+            #expect(result.stderr.contains("unknown Pi-hole 'attic'") && result.stderr.hasSuffix("(unknown_target)\n"), "\(result.stderr)")
         }
     }
 
     // MARK: allow and deny
 
-    @Test func allowThenADuplicateIsExitOneWithThePiHolesMessage() async throws {
+    @Test func allowThenADuplicateIsAConflictWithThePiHolesMessage() async throws {
         try await PiHoleFixture.runOnline { fixture, _ in
             let added = try await companion(["allow", "School.Example"] + fixture.brokerArguments)
             #expect(added.status == 0, "\(added.stderr)")
@@ -133,7 +133,7 @@ import Testing
             #expect(fixture["main"].domains("allow", kind: "exact") == ["school.example"])
 
             let again = try await companion(["allow", "school.example"] + fixture.brokerArguments)
-            #expect(again.status == 1)
+            #expect(again.status == 6)
             #expect(again.stderr.contains("UNIQUE constraint failed"), "\(again.stderr)")
             #expect(again.stdout.isEmpty)
 

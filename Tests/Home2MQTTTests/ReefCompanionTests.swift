@@ -26,7 +26,7 @@ import Testing
             #expect(result.stdout.hasPrefix("Return Pump is off, back on at "), "\(result.stdout)")
             #expect(fixture.simulator.outlet(Self.returnPump)?.isOn == false)
             let unknown = try await companion(["outlet", "skimmer", "on"] + broker)
-            #expect(unknown.status == 1)
+            #expect(unknown.status == 4)
             #expect(unknown.stderr.contains("unknown outlet 'skimmer' (known: heater, offline-plug, return-pump)"), "\(unknown.stderr)")
         }
     }

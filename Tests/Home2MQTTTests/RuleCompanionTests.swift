@@ -42,13 +42,13 @@ private typealias F = UniFiSimulatorFixtures
         }
     }
 
-    @Test func anUnknownOrReadOnlyRuleIsExitOneAndNothingIsWritten() async throws {
+    @Test func anUnknownOrReadOnlyRuleIsItsOwnExitStatusAndNothingIsWritten() async throws {
         try await withOnlineBridge { fixture, broker in
             let unknown = try await companion(["rule", "downtime-nobody", "on"] + broker)
-            #expect(unknown.status == 1)
+            #expect(unknown.status == 4)
             #expect(unknown.stderr.contains("no managed rule is called 'downtime-nobody'"), "\(unknown.stderr)")
             let derived = try await companion(["rule", "downtime-guest-derived", "off"] + broker)
-            #expect(derived.status == 1)
+            #expect(derived.status == 6)
             #expect(derived.stderr.contains("DERIVED"), "\(derived.stderr)")
             #expect(try await companion(["rule", "downtime-emma", "off", "--for", "soon"] + broker).status == 64)
             #expect(fixture.simulator.requestCount(method: "PUT") == 0)

@@ -114,7 +114,7 @@ import UniFiSimulator
                 // As a person types it: the companion, by the scene's name.
                 let broker = ["--host", upstreams.broker.host, "--port", String(upstreams.broker.port)]
                 let first = try await companion(["scene", "Quiet evening", "on"] + broker)
-                #expect(first.status == 1, "one part fails")
+                #expect(first.status == 8, "one part fails: the controller refuses its disabled plug (upstream_refused)")
                 #expect(first.stderr.contains("1 of 6 parts of 'Quiet evening' failed (reef_outlet Offline Plug)"), "\(first.stderr)")
                 _ = try await observer.latest("home/scene/quiet-evening") { $0["state"] == "on" && $0["until"] == .null }
                 #expect(upstreams.piHole.group(named: "kids")?.enabled == false)

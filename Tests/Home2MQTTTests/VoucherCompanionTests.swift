@@ -44,7 +44,7 @@ import UniFiTestSupport
             #expect(try await companion(["voucher", "revoke", "--id", id] + broker).status == 0)
             #expect(fixture.simulator.vouchers().isEmpty)
             let again = try await companion(["voucher", "revoke", code] + broker)
-            #expect(again.status == 1 && again.stderr.contains("no voucher has this code"), "\(again.stderr)")
+            #expect(again.status == 5 && again.stderr.contains("no voucher has this code"), "\(again.stderr)")
             #expect(try await companion(["voucher", "revoke"] + broker).status == 64)
             #expect(try await companion(["voucher", "revoke", code, "--id", id] + broker).status == 64)
         }
@@ -52,14 +52,14 @@ import UniFiTestSupport
 
     @Test func refusalsAreExitCodes() async throws {
         try await withOnlineBridge { fixture, broker in
-            // Out of the console's range: refused by the bridge, exit 1, nothing sent.
+            // Out of the console's range: refused by the bridge (invalid_payload, exit 3), nothing sent.
             let tooMany = try await companion(["voucher", "--count", "1001"] + broker)
-            #expect(tooMany.status == 1)
+            #expect(tooMany.status == 3)
             #expect(tooMany.stderr.contains("\"count\" must be 1…1000"), "\(tooMany.stderr)")
             // Not whole minutes: a usage error before anything is sent.
             #expect(try await companion(["voucher", "--for", "90s"] + broker).status == 64)
             let unknown = try await companion(["voucher", "--controller", "attic"] + broker)
-            #expect(unknown.status == 1 && unknown.stderr.contains("attic"), "\(unknown.stderr)")
+            #expect(unknown.status == 4 && unknown.stderr.contains("attic"), "\(unknown.stderr)")
             #expect(fixture.simulator.requestCount(method: "POST") == 0)
         }
     }

@@ -49,13 +49,13 @@ import Testing
         }
     }
 
-    @Test func aBadClientIsTheBridgesErrorAndExitOneWithNoSearch() async throws {
+    @Test func aBadClientIsTheBridgesInvalidPayloadWithNoSearch() async throws {
         try await PiHoleFixture.runOnline { fixture, _ in
             let result = try await companion(["why", "ads.example", "--client", "192.168.1.0/24"] + fixture.brokerArguments)
-            #expect(result.status == 1)
+            #expect(result.status == 3)
             #expect(result.stderr.contains("\"client\" must be an IP address, a MAC address or a host name"), "\(result.stderr)")
             let piece = try await companion(["why", "a%", "--partial"] + fixture.brokerArguments)
-            #expect(piece.status == 1, "\(piece.stdout)")
+            #expect(piece.status == 3, "\(piece.stdout)")
             #expect(fixture.calls("main", "/api/search").isEmpty)
         }
     }

@@ -129,7 +129,7 @@ import Testing
         try await PiHoleFixture.run(clock: clock) { fixture, observer in
             fixture["main"].addGroup(name: "strict")
             let refused = try await observer.command("home/pihole/client/192.168.1.77/groups/set", #"{"groups":["strict"]}"#)
-            #expect(refused["status"] == "error")
+            #expect(refused["status"] == "error" && refused["code"] == "unknown_target")
             #expect(refused["error"]?.stringValue?.contains("create") == true, "\(refused)")
             #expect(fixture["main"].clientWrites == 0)
             let made = try await observer.command("home/pihole/client/192.168.1.77/groups/set", #"{"groups":["strict"],"create":true,"for":2}"#)

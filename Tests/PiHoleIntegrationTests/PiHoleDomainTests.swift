@@ -29,10 +29,10 @@ import Testing
             _ = try await observer.latest("home/pihole/availability") { $0 == "online" }
             #expect(try await observer.command("home/pihole/domains/allow/add", "school.example")["status"] == "ok")
             let duplicate = try await observer.command("home/pihole/domains/allow/add", "school.example")
-            #expect(duplicate["status"] == "error")
+            #expect(duplicate["status"] == "error" && duplicate["code"] == "conflict")
             #expect(duplicate["error"]?.stringValue?.contains("UNIQUE constraint failed") == true, "\(duplicate)")
             let missing = try await observer.command("home/pihole/domains/deny/remove", "never.example")
-            #expect(missing["status"] == "error")
+            #expect(missing["status"] == "error" && missing["code"] == "not_found", "\(missing)")
             // A refused request leaves the Pi-hole available.
             #expect(try await observer.latest("home/pihole/main")["available"] == true)
         }

@@ -31,7 +31,7 @@ import Testing
         try await PiHoleFixture.run { fixture, observer in
             fixture["main"].setGravityRun(duration: .milliseconds(200), fails: true)
             let answer = try await observer.command("home/pihole/action/gravity", "", timeout: .seconds(30))
-            #expect(answer["status"] == "error")
+            #expect(answer["status"] == "error" && answer["code"] == "upstream_refused")
             #expect(answer["error"]?.stringValue?.contains("gravity failed") == true, "\(answer)")
         }
     }
@@ -52,12 +52,12 @@ import Testing
         try await PiHoleFixture.run { fixture, observer in
             fixture["main"].setAllowDestructive(false)
             let answer = try await observer.command("home/pihole/main/action/restartdns")
-            #expect(answer["status"] == "error")
+            #expect(answer["status"] == "error" && answer["code"] == "upstream_refused")
             #expect(answer["error"]?.stringValue?.contains("allow_destructive") == true, "\(answer)")
             let wrong = try await observer.command("home/pihole/main/action/reboot")
-            #expect(wrong["status"] == "error")
+            #expect(wrong["status"] == "error" && wrong["code"] == "unknown_target")
             let withPayload = try await observer.command("home/pihole/main/action/restartdns", "now")
-            #expect(withPayload["status"] == "error")
+            #expect(withPayload["status"] == "error" && withPayload["code"] == "invalid_payload")
             #expect(fixture["main"].dnsRestarts == 0)
         }
     }

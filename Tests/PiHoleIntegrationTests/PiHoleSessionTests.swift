@@ -64,7 +64,7 @@ import Testing
             #expect(state["error"]?.stringValue?.contains("password") == true, "\(state)")
             _ = try await observer.latest("home/pihole/main/availability") { $0 == "offline" }
             let response = try await observer.command("home/pihole/pause")
-            #expect(response["status"] == "error")
+            #expect(response["status"] == "error" && response["code"] == "unauthorized", "\(response)")
             // Polling every second for a few seconds: the backoff (1 s, 2 s, 4 s …) keeps logins rare.
             try await Task.sleep(for: .seconds(3))
             #expect(fixture["main"].loginCount <= 3)

@@ -64,8 +64,10 @@ import Testing
             _ = try await observer.latest("home/pihole/main") { $0["blocking"] == "enabled" }
             fixture["main"].setBlocking(enabled: false, timer: nil)
             #expect(try await observer.command("home/pihole/refresh")["data"]?["main"]?["blocking"] == "disabled")
-            #expect(try await observer.command("home/pihole/main/blocking/set", "maybe")["status"] == "error")
-            #expect(try await observer.command("home/pihole/nosuch/pause")["error"] == "unknown Pi-hole 'nosuch' (configured: main)")
+            let maybe = try await observer.command("home/pihole/main/blocking/set", "maybe")
+            #expect(maybe["status"] == "error" && maybe["code"] == "invalid_payload")
+            let nosuch = try await observer.command("home/pihole/nosuch/pause")
+            #expect(nosuch["error"] == "unknown Pi-hole 'nosuch' (configured: main)" && nosuch["code"] == "unknown_target")
         }
     }
 

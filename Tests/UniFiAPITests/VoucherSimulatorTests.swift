@@ -62,6 +62,17 @@ import UniFiSimulator
         }
     }
 
+    /// The document has the collection and one voucher, nothing deeper: a longer path is not the
+    /// collection (it once made vouchers here).
+    @Test func aPathBelowAVoucherIsNoVoucherRoute() async throws {
+        try await withUniFi { f in
+            let deeper = Self.path + "/\(UUID().uuidString.lowercased())/x"
+            let (status, _) = try await f.direct(.POST, deeper, body: ["name": "x", "timeLimitMinutes": 60])
+            #expect(status == 404)
+            #expect(f.simulator.vouchers().isEmpty)
+        }
+    }
+
     @Test func listPagesUpToAThousandAndFiltersByTheTable() async throws {
         try await withUniFi(prepare: { $0.addVouchers(count: 150, note: "bulk") }) { f in
             let first = try await f.direct(.GET, Self.path)

@@ -63,6 +63,9 @@ import WebDriverTestSupport
                 return document.querySelector('.card[data-pihole="main"] .badge').textContent === 'disabled'
                 """)
             #expect(try await browser.execute("return window.unreloaded === true") == true)
+            // Nothing in the console: no failed load (a missing favicon was one), no refused script.
+            let console = try await browser.consoleMessages()
+            #expect(console == [], "\(console)")
         }
     }
 
@@ -96,9 +99,17 @@ import WebDriverTestSupport
             let countdown = try await browser.execute(
                 "return document.querySelector('.card[data-pihole=\"main\"] .countdown').textContent").stringValue ?? ""
             #expect(countdown.wholeMatch(of: /resumes in (2\d|3[01]) s/) != nil, "\(countdown)")
-            // The command and its answer, as an MQTT client would have got it, in the list.
+            // The command and its outcome in the list, the answer as an MQTT client got it on demand.
             try await browser.waitFor("the command in the list", """
-                return [...document.querySelectorAll('#commands tbody tr')].some(row => row.textContent.includes('home/pihole/main/pause') && row.textContent.includes('"status":"ok"'))
+                return [...document.querySelectorAll('#commands tbody tr')].some(row => row.textContent.includes('home/pihole/main/pause')
+                  && row.querySelector('td.outcome summary')?.textContent.trim() === 'ok'
+                  && row.querySelector('td.outcome details code')?.textContent.includes('"status":"ok"'))
+                """)
+            // An error reads as its code and words.
+            #expect(try await page.observer.command("home/pihole/attic/pause")["code"] == "unknown_target")
+            try await browser.waitFor("the error in the list", """
+                return [...document.querySelectorAll('#commands tbody tr td.outcome summary')]
+                  .some(summary => summary.textContent.trim() === "error unknown_target: unknown Pi-hole 'attic' (configured: main)")
                 """)
 
             // Switches "for" a while: the group and the outlet off for 10 minutes, the rule on for an hour.
@@ -121,6 +132,9 @@ import WebDriverTestSupport
                 """)
             #expect(upstreams.unifi.simulator.putBodies().last?["enabled"] == true)
             try await Self.screenshot(browser, "page-controls")
+            // Logged in, with commands sent and answered: still nothing in the console.
+            let console = try await browser.consoleMessages()
+            #expect(console == [], "\(console)")
         }
     }
 

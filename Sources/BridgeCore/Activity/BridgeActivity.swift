@@ -97,7 +97,7 @@ public final class BridgeActivity: Sendable {
     func pageCommand(_ topic: String, _ payload: [UInt8], route: (MQTTMessage) -> Void) async -> CommandResponse {
         await withCheckedContinuation { continuation in
             guard let message = state.withLock({ $0.replies.message(topic, payload, answer: continuation) }) else {
-                let busy = CommandError("busy: \(PageReplies.capacity) commands from the page are already waiting")
+                let busy = CommandError("busy: \(PageReplies.capacity) commands from the page are already waiting", code: .busy)
                 return continuation.resume(returning: CommandResponse(result: .failure(busy), transaction: nil))
             }
             route(message)

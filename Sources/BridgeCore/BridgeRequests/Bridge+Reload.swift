@@ -16,14 +16,14 @@ extension Bridge {
         }
         guard isFirst else {
             logger.warning("configuration not reloaded: a reload is already running")
-            return .failure(CommandError("a reload is already running"))
+            return .failure(CommandError("a reload is already running", code: .busy))
         }
         defer { isReloading.withLock { $0 = false } }
         guard isServing.load(ordering: .acquiring) else {
             logger.warning("configuration not reloaded: the bridge is starting or shutting down")
-            return .failure(CommandError("not reloaded: the bridge is starting or shutting down"))
+            return .failure(CommandError("not reloaded: the bridge is starting or shutting down", code: .notReady))
         }
-        guard let source else { return .failure(CommandError("this bridge was started without a configuration to read again")) }
+        guard let source else { return .failure(CommandError("this bridge was started without a configuration to read again", code: .conflict)) }
 
         let loaded: ConfigurationSource.Loaded
         do throws(ConfigError) {
@@ -70,7 +70,7 @@ extension Bridge {
 
     private func refuse(_ error: ConfigError) -> Result<JSONValue, CommandError> {
         logger.error("configuration not reloaded: the running one is kept", metadata: ["error": "\(error)"])
-        return .failure(CommandError("configuration not reloaded, the running one is kept: \(error)"))
+        return .failure(CommandError("configuration not reloaded, the running one is kept: \(error)", code: .conflict))
     }
 
     private func add(_ integration: any Integration) async {
@@ -109,7 +109,7 @@ extension Bridge {
 
     /// As at a shutdown: polls end, the commands it holds are answered, then it logs out (bounded).
     private func retire(_ run: IntegrationRun) async {
-        await run.stopAndWait(refusing: CommandError("not carried out: \(run.name) was reloaded while the command waited; send it again"))
+        await run.stopAndWait(refusing: CommandError("not carried out: \(run.name) was reloaded while the command waited; send it again", code: .notReady))
         let integration = run.integration
         if case .expired = await withTimeLimit(.seconds(3), { await integration.shutdown() }) {
             logger.warning("integration did not finish shutting down in 3 s", metadata: ["integration": "\(run.name)"])

@@ -28,7 +28,7 @@ struct BridgeRequests: Integration {
         case "health_check": return .healthCheck
         case "log_level": return .logLevel(request.payload)
         case "reload": return .reload
-        case let other: throw CommandError("unknown request '\(other.prefix(40))': the bridge answers \(Self.names.joined(separator: ", "))")
+        case let other: throw CommandError("unknown request '\(other.prefix(40))': the bridge answers \(Self.names.joined(separator: ", "))", code: .unknownTarget)
         }
     }
 

@@ -44,8 +44,8 @@ final class CommandQueue: Sendable {
     /// Commands running or waiting beyond this many are refused at once rather than queued without end.
     static let capacity = 64
 
-    static let shuttingDown = CommandError("the bridge is shutting down")
-    static let expired = CommandError("not carried out: its message expiry passed while it waited")
+    static let shuttingDown = CommandError("the bridge is shutting down", code: .notReady)
+    static let expired = CommandError("not carried out: its message expiry passed while it waited", code: .timeout)
 
     init(
         integration: any Integration, context: IntegrationContext, responder: CommandResponder, timeLimit: Duration,
@@ -122,7 +122,7 @@ final class CommandQueue: Sendable {
                 case .queued:
                     break
                 case .refused:
-                    let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)")
+                    let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)", code: .busy)
                     workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: transaction), reply))
                 }
             }
@@ -226,7 +226,7 @@ final class CommandQueue: Sendable {
         let limit = prepared.timeLimit ?? timeLimit
         let result: Result<JSONValue?, CommandError> = switch await withTimeLimit(limit, on: context.clock, { await prepared.carryOut(context) }) {
         case .finished(let result): result
-        case .expired: .failure(CommandError("timed out after \(limit)"))
+        case .expired: .failure(CommandError("timed out after \(limit)", code: .timeout))
         // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".
         case .cancelled: .failure(intake.withLock(\.refusal))
         }

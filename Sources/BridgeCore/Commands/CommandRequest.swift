@@ -76,14 +76,17 @@ public struct CommandRequest: Sendable {
     }
 }
 
-/// Why a command failed, in words for the person who sent it.
+/// Why a command failed: in words for the person who sent it, and as a code for a program.
 public struct CommandError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
+    public let code: CommandErrorCode
     /// What was done nonetheless, for the answer's `data`: a scene's parts, some of them applied.
     public let data: JSONValue?
 
-    public init(_ message: String, data: JSONValue? = nil) {
+    /// Most failures are a payload the topic does not take; every other kind says its code.
+    public init(_ message: String, code: CommandErrorCode = .invalidPayload, data: JSONValue? = nil) {
         self.message = message
+        self.code = code
         self.data = data
     }
 

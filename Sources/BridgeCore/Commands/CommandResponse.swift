@@ -2,8 +2,9 @@ import MQTT
 
 /// The one answer every command gets.
 ///
-/// `{"status":"ok","data":{…},"transaction":…}` or `{"status":"error","error":"…","transaction":…}`
-/// (with `data` when the error carries what was done nonetheless),
+/// `{"status":"ok","data":{…},"transaction":…}` or
+/// `{"status":"error","error":"…","code":"…","transaction":…}` (with `data` when the error carries
+/// what was done nonetheless),
 /// on the command's MQTT 5 response topic (with its correlation data) or on `<command topic>/response`.
 public struct CommandResponse: Sendable, Equatable {
     public let result: Result<JSONValue?, CommandError>
@@ -23,6 +24,7 @@ public struct CommandResponse: Sendable, Equatable {
         case .failure(let error):
             object["status"] = "error"
             object["error"] = .string(error.message)
+            object["code"] = .string(error.code.rawValue)
             if let data = error.data { object["data"] = data }
         }
         if let transaction { object["transaction"] = transaction }

@@ -20,11 +20,11 @@ enum SceneCommand: Sendable, Equatable {
 
     static func parse(_ request: CommandRequest, scenes: [String], now: Date = Date()) throws(CommandError) -> SceneCommand {
         guard request.path.count == 2, request.path[1] == "set" else {
-            throw CommandError("unknown scene command '\(request.path.joined(separator: "/").prefix(80))': \(usage)")
+            throw CommandError("unknown scene command '\(request.path.joined(separator: "/").prefix(80))': \(usage)", code: .unknownTarget)
         }
         let key = request.path[0]
         guard scenes.contains(key) else {
-            throw CommandError("unknown scene '\(key.prefix(80))' (configured: \(scenes.isEmpty ? "none" : scenes.joined(separator: ", ")))")
+            throw CommandError("unknown scene '\(key.prefix(80))' (configured: \(scenes.isEmpty ? "none" : scenes.joined(separator: ", ")))", code: .unknownTarget)
         }
         switch request.payload {
         case .empty:

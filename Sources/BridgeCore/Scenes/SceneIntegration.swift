@@ -96,7 +96,8 @@ final class SceneIntegration: Integration {
         let failed = outcomes.filter { $0.1["status"] != "ok" }.map { scene.parts[$0.0].label }
         if failed.count == scene.parts.count, promise.restores.isEmpty {
             return .failure(CommandError(
-                "no part of '\(scene.name)' could be applied; the scene stays off", data: ["state": "off", "parts": .array(promise.parts)]))
+                "no part of '\(scene.name)' could be applied; the scene stays off", code: Self.firstFailure(promise.parts),
+                data: ["state": "off", "parts": .array(promise.parts)]))
         }
         do throws(CommandError) {
             let delay = duration ?? .seconds(Int64(ScenePromise.untilTurnedOff.timeIntervalSince(context.clock.wallNow)))
@@ -104,7 +105,7 @@ final class SceneIntegration: Integration {
         } catch {
             // The parts are applied, but nothing would undo them: say so, and undo them now.
             _ = await restore(promise.restores, context: context)
-            return .failure(CommandError("\(error.message); the applied parts were restored at once"))
+            return .failure(CommandError("\(error.message); the applied parts were restored at once", code: error.code))
         }
         context.logger.notice("scene on", metadata: ["scene": "\(scene.name)", "failed_parts": "\(failed)"])
         context.publishEvent("scene", ["scene": .string(scene.key), "state": "on", "failed_parts": .array(failed.map(JSONValue.string))])
@@ -112,7 +113,7 @@ final class SceneIntegration: Integration {
         guard failed.isEmpty else {
             return .failure(CommandError(
                 "\(failed.count) of \(scene.parts.count) parts of '\(scene.name)' failed (\(failed.joined(separator: ", "))); "
-                    + "the others stay applied and OFF restores them", data: state))
+                    + "the others stay applied and OFF restores them", code: Self.firstFailure(promise.parts), data: state))
         }
         return .success(state)
     }
@@ -123,14 +124,14 @@ final class SceneIntegration: Integration {
     ) async -> (JSONValue, [ScenePromise.Restore]) {
         let named: [String: JSONValue] = ["kind": .string(part.kind), "target": .string(part.target)]
         guard let run = context.peers?(part.integration) else {
-            return (Self.failed(named, "\(part.integration) is not running"), [])
+            return (Self.failed(named, CommandError("\(part.integration) is not running", code: .notReady)), [])
         }
         let capture = ScenePartCapture(earlier: earlier, dueAt: dueAt)
         let prepared: PreparedCommand
         do throws(ConfigError) {
             prepared = try run.integration.prepareScenePart(part, until: duration ?? TimedCommand.maximum, capture: capture)
         } catch {
-            return (Self.failed(named, "\(error)"), [])
+            return (Self.failed(named, CommandError("\(error)", code: .unknownTarget)), [])
         }
         let response = await run.queue.perform(prepared, topic: "\(name)/\(part.kind)")
         let restores = capture.restores.map { ScenePromise.Restore(integration: part.integration, key: $0.key, restore: $0.restore) }
@@ -138,12 +139,17 @@ final class SceneIntegration: Integration {
         case .success(let data):
             return (.object(named.merging(["status": "ok", "data": data ?? .null]) { $1 }), restores)
         case .failure(let error):
-            return (Self.failed(named, error.message), restores)
+            return (Self.failed(named, error), restores)
         }
     }
 
-    private static func failed(_ part: [String: JSONValue], _ error: String) -> JSONValue {
-        .object(part.merging(["status": "error", "error": .string(error)]) { $1 })
+    private static func failed(_ part: [String: JSONValue], _ error: CommandError) -> JSONValue {
+        .object(part.merging(["status": "error", "error": .string(error.message), "code": .string(error.code.rawValue)]) { $1 })
+    }
+
+    /// The code of the first part that failed: what a scene that failed answers with.
+    private static func firstFailure(_ parts: [JSONValue]) -> CommandErrorCode {
+        parts.lazy.compactMap { $0["code"]?.stringValue.flatMap(CommandErrorCode.init(rawValue:)) }.first ?? .upstreamUnavailable
     }
 
     private func turnOff(_ scene: Scene, context: IntegrationContext) async -> Result<JSONValue, CommandError> {
@@ -163,7 +169,7 @@ final class SceneIntegration: Integration {
         guard left.isEmpty else {
             return .failure(CommandError(
                 "\(left.count) restores of '\(scene.name)' could not be carried out yet; they are tried again every "
-                    + "\(Self.retryDelay.components.seconds) s", data: state))
+                    + "\(Self.retryDelay.components.seconds) s", code: .upstreamUnavailable, data: state))
         }
         return .success(state)
     }

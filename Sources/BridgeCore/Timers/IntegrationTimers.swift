@@ -50,7 +50,7 @@ public struct IntegrationTimers: Sendable {
         do {
             return try await store.set(timer, after: .milliseconds(Int64((dueAt.timeIntervalSince(now) * 1000).rounded(.up))))
         } catch {
-            throw CommandError("the timer could not be saved: \(fileErrorText(error))")
+            throw CommandError("the timer could not be saved: \(fileErrorText(error))", code: .conflict)
         }
     }
 
@@ -60,7 +60,7 @@ public struct IntegrationTimers: Sendable {
         do {
             return try await store.remove(TimerID(integration: integration, key: key))
         } catch {
-            throw CommandError("the timer could not be saved: \(fileErrorText(error))")
+            throw CommandError("the timer could not be saved: \(fileErrorText(error))", code: .conflict)
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BridgeCore
 #if canImport(FoundationEssentials)
 import BridgeComposition
 import FoundationEssentials
@@ -11,8 +12,8 @@ import Glibc
 
 /// Why a companion command did not succeed, and the exit status that says so to a script.
 enum CompanionFailure: Error, Equatable, CustomStringConvertible {
-    /// The bridge answered, with an error: exit 1.
-    case refused(String)
+    /// The bridge answered, with an error: exit 1, or the status of its `code` (see `exitStatus`).
+    case refused(String, code: CommandErrorCode? = nil)
     /// No broker, no bridge, or no answer in time: exit 2.
     case unreachable(String)
     /// The connection settings are wrong: exit 78, as for the bridge's own configuration.
@@ -20,7 +21,7 @@ enum CompanionFailure: Error, Equatable, CustomStringConvertible {
 
     var exitCode: ExitCode {
         switch self {
-        case .refused: ExitCode(1)
+        case .refused(_, let code): ExitCode(code?.exitStatus ?? 1)
         case .unreachable: ExitCode(2)
         case .configuration: configErrorExitCode
         }
@@ -28,7 +29,7 @@ enum CompanionFailure: Error, Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .refused(let message): "error: \(message)"
+        case .refused(let message, let code): "error: \(message)" + (code.map { " (\($0.rawValue))" } ?? "")
         case .unreachable(let message): message
         case .configuration(let message): "configuration error: \(message)"
         }
@@ -47,4 +48,23 @@ func runCompanion(_ body: () async throws(CompanionFailure) -> Void) async throw
 
 func printError(_ text: String) {
     writeNow("home2mqtt: \(text)\n", to: STDERR_FILENO)
+}
+
+extension CommandErrorCode {
+    /// The companion's exit status for an error answer with this code: a script tells "try again
+    /// later" (7, 10, 11, 12) from "this will never work" (3, 4, 5, 6, 8, 9) without reading words.
+    var exitStatus: Int32 {
+        switch self {
+        case .invalidPayload: 3
+        case .unknownTarget: 4
+        case .notFound: 5
+        case .conflict: 6
+        case .upstreamUnavailable: 7
+        case .upstreamRefused: 8
+        case .unauthorized: 9
+        case .timeout: 10
+        case .busy: 11
+        case .notReady: 12
+        }
+    }
 }

@@ -38,7 +38,9 @@ struct CompanionOptions: ParsableArguments {
             }
             if json { print(response.encodedString()) }
             guard response["status"] == "ok" else {
-                throw .refused(response["error"]?.stringValue ?? "the bridge reported an error without a message")
+                throw .refused(
+                    response["error"]?.stringValue ?? "the bridge reported an error without a message",
+                    code: response["code"]?.stringValue.flatMap(CommandErrorCode.init(rawValue:)))
             }
             if !json { print(describe(response["data"] ?? .null).joined(separator: "\n")) }
         }

@@ -92,8 +92,8 @@ struct RuleSwitchCommand: AsyncParsableCommand {
         }
         switch matches.count {
         case 1: return matches[0].key
-        case 0: throw .refused("no managed rule is called '\(name)' (keys: \(rules.map(\.key).joined(separator: ", ")))")
-        default: throw .refused("several rules are called '\(name)': use a key (\(matches.map(\.key).joined(separator: ", ")))")
+        case 0: throw .refused("no managed rule is called '\(name)' (keys: \(rules.map(\.key).joined(separator: ", ")))", code: .unknownTarget)
+        default: throw .refused("several rules are called '\(name)': use a key (\(matches.map(\.key).joined(separator: ", ")))", code: .unknownTarget)
         }
     }
 
