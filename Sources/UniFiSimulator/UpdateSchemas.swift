@@ -1,6 +1,7 @@
 /// The PUT bodies the simulator accepts, written by hand from spec 10.5.66's update schemas
 /// (`ACL rule update` and its IPV4/MAC variants, `Create or update firewall policy`) and closed
-/// as the real controller is. Traffic-filter variants the simulator never serves (regions,
+/// as the real controller is, with the document's limits (`minLength`, `minimum`, `maximum`).
+/// Traffic-filter variants the simulator never serves (regions,
 /// VPNs, applications, traffic-matching lists, protocol presets) are left out: a body using
 /// them is refused as an invalid value.
 enum UpdateSchemas {
@@ -22,17 +23,18 @@ enum UpdateSchemas {
 
     private static let aclCommon: [String: UpdateShape.Field] = [
         "enabled": must(.boolean),
-        "name": must(.string),
+        "name": must(.nonEmptyString),
         "description": may(.string),
         "action": must(.enumeration(["ALLOW", "BLOCK"])),
         "enforcingDeviceFilter": may(.discriminated(key: "type", variants: [
             "DEVICES": .object(["type": must(.string), "deviceIds": must(.array(.uuid))]),
         ])),
         // Deprecated and ignored, but accepted.
-        "index": may(.integer),
+        "index": may(.bounded(0...Int.max)),
     ]
 
-    private static let ports = UpdateShape.array(.integer)
+    private static let port = UpdateShape.bounded(1...65535)
+    private static let ports = UpdateShape.array(port)
 
     private static let ipEndpoint = UpdateShape.discriminated(key: "type", variants: [
         "IP_ADDRESSES_OR_SUBNETS": .object([
@@ -44,13 +46,13 @@ enum UpdateSchemas {
 
     private static let macEndpoint = UpdateShape.discriminated(key: "type", variants: [
         "MAC_ADDRESSES": .object([
-            "type": must(.string), "macAddresses": must(.array(.string)), "prefixLength": may(.integer),
+            "type": must(.string), "macAddresses": must(.array(.string)), "prefixLength": may(.bounded(1...48)),
         ]),
     ])
 
     static let firewallPolicy = UpdateShape.object([
         "enabled": must(.boolean),
-        "name": must(.string),
+        "name": must(.nonEmptyString),
         "description": may(.string),
         "action": must(.discriminated(key: "type", variants: [
             "ALLOW": .object(["type": must(.string), "allowReturnTraffic": must(.boolean)]),
@@ -76,7 +78,7 @@ enum UpdateSchemas {
             "matchOpposite": must(.boolean),
         ]),
         "PROTOCOL_NUMBER": .object([
-            "type": must(.string), "protocolNumber": must(.integer), "matchOpposite": must(.boolean),
+            "type": must(.string), "protocolNumber": must(.bounded(0...255)), "matchOpposite": must(.boolean),
         ]),
     ])
 
@@ -84,8 +86,8 @@ enum UpdateSchemas {
         "PORTS": .object([
             "type": must(.string), "matchOpposite": must(.boolean),
             "items": must(.array(.discriminated(key: "type", variants: [
-                "PORT_NUMBER": .object(["type": must(.string), "value": must(.integer)]),
-                "PORT_NUMBER_RANGE": .object(["type": must(.string), "start": must(.integer), "stop": must(.integer)]),
+                "PORT_NUMBER": .object(["type": must(.string), "value": must(port)]),
+                "PORT_NUMBER_RANGE": .object(["type": must(.string), "start": must(port), "stop": must(port)]),
             ]))),
         ]),
     ])

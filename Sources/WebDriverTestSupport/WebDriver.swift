@@ -27,8 +27,9 @@ public final class WebDriver: Sendable {
         self.profile = profile
     }
 
-    /// Starts chromedriver and a headless browser `width` × `height` pixels.
-    public static func start(width: Int = 1280, height: Int = 1600) async throws -> WebDriver {
+    /// Starts chromedriver and a headless browser `width` × `height` pixels; with `phone`, as
+    /// Chromium's mobile emulation shows a phone that size (touch, three device pixels a pixel).
+    public static func start(width: Int = 1280, height: Int = 1600, phone: Bool = false) async throws -> WebDriver {
         for program in [chromium, chromedriver] where !FileManager.default.isExecutableFile(atPath: program) {
             throw WebDriverError("\(program) is missing: scripts/install-deps installs chromium and chromium-driver")
         }
@@ -40,18 +41,24 @@ public final class WebDriver: Sendable {
         let base = "http://127.0.0.1:\(port)"
         do {
             try await waitUntil("chromedriver to listen", timeout: .seconds(20)) { LoopbackPort.accepts(port: port) }
+            var options: JSONValue = [
+                "binary": .string(chromium),
+                "args": .array([
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                    .string("--window-size=\(width),\(height)"), .string("--user-data-dir=\(scratch.path)"),
+                ]),
+            ]
+            if phone {
+                options = options.setting("mobileEmulation", ["deviceMetrics": [
+                    "width": .number(Double(width)), "height": .number(Double(height)), "pixelRatio": 3, "touch": true,
+                ]])
+            }
             let capabilities: JSONValue = ["capabilities": ["alwaysMatch": [
                 "browserName": "chrome",
                 // What the page logs to the console, and the browser's own messages about it (a
                 // failed load, a refused script), for `consoleMessages()`.
                 "goog:loggingPrefs": ["browser": "ALL"],
-                "goog:chromeOptions": [
-                    "binary": .string(chromium),
-                    "args": .array([
-                        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                        .string("--window-size=\(width),\(height)"), .string("--user-data-dir=\(scratch.path)"),
-                    ].map { $0 }),
-                ],
+                "goog:chromeOptions": options,
             ]]]
             let created = try await Self.call(http, .POST, base + "/session", capabilities)
             guard let session = created["sessionId"]?.stringValue else { throw WebDriverError("no session: \(created)") }

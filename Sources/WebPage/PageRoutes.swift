@@ -43,6 +43,8 @@ public struct PageRoutes: Sendable {
         case (.GET, "/page.css"): return .full(Self.asset(PageStyle.text, type: "text/css; charset=utf-8"))
         // Linked from the page; /favicon.ico for a browser that asks the origin's anyway.
         case (.GET, "/favicon.svg"), (.GET, "/favicon.ico"): return .full(Self.asset(Self.icon, type: "image/svg+xml"))
+        // "Add to Home Screen": the page as an app, its URLs relative, so under an ingress prefix too.
+        case (.GET, "/manifest.webmanifest"): return .full(Self.asset(Self.manifest, type: "application/manifest+json"))
         case (.GET, "/events"): return streams.open()
         case (.POST, "/login"): return .full(login(request))
         case (.POST, "/logout"): return .full(logout(request))
@@ -86,11 +88,17 @@ public struct PageRoutes: Sendable {
     /// Every answer gets `nosniff` and no referrer as well (`HTTPConnectionHandler`).
     static let pageHeaders = [
         ("Content-Security-Policy",
-         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'self'; frame-ancestors 'self'"),
+         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'self'; frame-ancestors 'self'"),
         ("Cache-Control", "no-store"),
     ]
 
     /// The tab's icon: a house with a signal, in the page's accent colour.
+    static let manifest = """
+        {"name":"home2mqtt","short_name":"home2mqtt","start_url":".","scope":".","display":"standalone",\
+        "theme_color":"#2b6cb0","background_color":"#ffffff",\
+        "icons":[{"src":"favicon.svg","sizes":"any","type":"image/svg+xml","purpose":"any"}]}
+        """
+
     static let icon = """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M4 15 16 4l12 11v13H4z" fill="#2b6cb0"/>\
         <path d="M11 22a7 7 0 0 1 10 0M13.5 25a3.5 3.5 0 0 1 5 0" stroke="#fff" stroke-width="2" fill="none" stroke-linecap="round"/></svg>

@@ -10,6 +10,8 @@ enum PageScript {
         const $ = selector => document.querySelector(selector);
         const esc = value => String(value ?? '').replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
         const parse = text => { try { return JSON.parse(text); } catch { return text; } };
+        // On a wide screen the details are open; on a phone they wait below what a person came for.
+        if (matchMedia('(min-width: 700px)').matches) $('#details').open = true;
 
         function base() {
           const state = Object.keys(model.retained).find(topic => topic.endsWith('/bridge/state'));
@@ -113,6 +115,8 @@ enum PageScript {
           const list = piholes();
           $('#pihole').hidden = list.length === 0;
           const all = get('pihole') || {};
+          // One Pi-hole: its card says it all.
+          $('#pihole .aggregate').hidden = list.length < 2;
           $('#pihole .aggregate').innerHTML = `<p>all: ${badge(all.blocking)} ${countdown(all.resumes_at, 'resumes')}
             <span class="controls-all"><button type="button" data-topic="pihole/pause" data-payload="30">pause all 30 s</button>
             <button type="button" data-topic="pihole/pause" data-payload="300">pause all 5 min</button>
@@ -175,13 +179,37 @@ enum PageScript {
           const words = parsed.status === 'ok' ? '' : ` ${esc(parsed.code ? `${parsed.code}: ` : '')}${esc(parsed.error ?? '')}`;
           return `<details><summary>${badge(parsed.status)}${words}</summary><code>${esc(answer)}</code></details>`;
         }
+        // An event as a person reads it (docs/topics.md, "Events"); its JSON a tap away.
+        function sentence(type, d) {
+          const where = `${d.integration ?? ''}${d.upstream ? ` ${d.upstream}` : ''}`;
+          switch (type) {
+            case 'upstream_unavailable': return `${where} unavailable${d.error ? `: ${d.error}` : ''}`;
+            case 'upstream_available': return `${where} available again`;
+            case 'restore_carried_out': return `${d.integration} ${d.target} put back`;
+            case 'configuration_reloaded': return 'configuration reloaded';
+            case 'probe_alarm': {
+              const alarm = d.alarm || {};
+              const unit = (get(`reef/probe/${d.key}`) || {}).unit;
+              const reading = alarm.value === null || alarm.value === undefined ? '' : `, ${alarm.value}${unit ? ` ${unit}` : ''}`;
+              return alarm.state === 'ok' ? `${d.probe} back within its limits${reading}` : `${d.probe} ${alarm.state}${reading}`;
+            }
+            case 'scene': return `scene ${d.scene} ${d.state}${(d.failed_parts || []).length ? `, failed: ${d.failed_parts.join(', ')}` : ''}`;
+            case 'interlock_tripped': return `${d.outlet} held off: ${d.probe} at ${d.value}, above ${d.above}`;
+            case 'interlock_released': return `${d.outlet} back ${d.state}: ${d.probe} at ${d.value}`;
+            case 'interlock_overridden': return `${d.outlet}'s hold ended by ${d.by === 'outside' ? 'a switch outside the bridge' : 'a command'}`;
+            default: return type;
+          }
+        }
         function renderMessages() {
           $('#messages ul').innerHTML = model.messages.slice().reverse().map(m => {
             const p = parse(m.payload);
             if (m.topic.endsWith('/logging') && p && typeof p === 'object') {
               return `<li class="${esc(p.level)}">${esc(p.time ?? m.time)} ${esc(p.level)} ${esc(p.logger ?? '')}: ${esc(p.message)}</li>`;
             }
-            if (p && typeof p === 'object') return `<li class="event">${esc(p.time ?? m.time)} ${esc(p.type)} ${esc(JSON.stringify(p.data ?? {}))}</li>`;
+            if (p && typeof p === 'object') {
+              return `<li class="event">${esc(p.time ?? m.time)} <details><summary>${esc(sentence(p.type, p.data ?? {}))}</summary>
+                <code>${esc(p.type)} ${esc(JSON.stringify(p.data ?? {}))}</code></details></li>`;
+            }
             return `<li>${esc(m.time)} ${esc(m.payload)}</li>`;
           }).join('') || '<li>none</li>';
         }

@@ -32,5 +32,26 @@ enum PageStyle {
         #messages li.warning { color: var(--warn); }
         #toast { position: fixed; bottom: 1em; right: 1em; padding: .5em 1em; border-radius: .4em; background: #333; color: #fff; max-width: 40em; }
         #login-error { color: var(--bad); }
+        body { overflow-wrap: anywhere; }
+        details.fold > summary { cursor: pointer; font-weight: 600; margin: 1.2em 0 .4em; }
+        li details, td details { display: inline; }
+        /* A phone: nothing wider than the screen, rows as wrapped lines, controls for a thumb. */
+        @media (max-width: 600px) {
+          header { padding: .4em .6em; }
+          main { padding: 0 .6em 2em; }
+          h2 { margin: .6em 0 .2em; }
+          p { margin: .3em 0; }
+          .card { padding: .3em .6em; }
+          dl { grid-template-columns: repeat(2, max-content auto); }
+          table, tbody, tr, td { display: block; }
+          thead { display: none; }
+          tr { display: flex; flex-wrap: wrap; align-items: center; gap: .2em .8em; padding: .4em 0; border-bottom: 1px solid #8883; }
+          td { border: 0; padding: 0; }
+          td.control { flex-basis: 100%; }
+          .card { min-width: 0; }
+          button { min-height: 44px; min-width: 44px; padding: 0 .9em; }
+          input.for { min-height: 40px; }
+          #toast { left: 1em; }
+        }
         """
 }

@@ -84,6 +84,37 @@ struct SimulatorStrictnessTests {
         }
     }
 
+    /// The document's `minLength` and `minimum`/`maximum`: an empty name, a negative index, a port
+    /// or a prefix length out of range, a protocol number past 255.
+    @Test func valuesPastTheDocumentsLimitsAreRefused() async throws {
+        try await withUniFi { f in
+            let acl = try cleanBody(f, .aclRules, F.downtimeEmmaID, strip: ["id", "metadata"])
+            try await expectRefused(
+                f, Self.aclPath, acl.setting("name", ""), code: "api.request.invalid-value",
+                message: "Request body property '$.name' must not be empty")
+            try await expectRefused(
+                f, Self.aclPath, acl.setting("index", -1), code: "api.request.argument-out-of-range",
+                message: "Request body property '$.index' must be between 0 and \(Int.max)")
+            try await expectRefused(
+                f, Self.aclPath, acl.setting("sourceFilter", ["type": "PORTS", "portFilter": [70000]]),
+                code: "api.request.argument-out-of-range", message: "Request body property '$.sourceFilter.portFilter[0]' must be between 1 and 65535")
+            let mac = try cleanBody(f, .aclRules, F.downtimeTabletID, strip: ["id", "metadata"])
+            try await expectRefused(
+                f, Self.macPath, mac.setting("sourceFilter", ["type": "MAC_ADDRESSES", "macAddresses": ["aa:bb:cc:00:00:00"], "prefixLength": 49]),
+                code: "api.request.argument-out-of-range", message: "Request body property '$.sourceFilter.prefixLength' must be between 1 and 48")
+            let policy = try cleanBody(f, .firewallPolicies, F.downtimeLeoID, strip: ["id", "metadata", "index"])
+            try await expectRefused(
+                f, Self.policyPath, policy.setting("name", ""), code: "api.request.invalid-value",
+                message: "Request body property '$.name' must not be empty")
+            try await expectRefused(
+                f, Self.policyPath,
+                policy.setting("ipProtocolScope", ["ipVersion": "IPV4", "protocolFilter": ["type": "PROTOCOL_NUMBER", "protocolNumber": 300, "matchOpposite": false]]),
+                code: "api.request.argument-out-of-range",
+                message: "Request body property '$.ipProtocolScope.protocolFilter.protocolNumber' must be between 0 and 255")
+            #expect(f.simulator.rule(.aclRules, id: F.downtimeEmmaID)?["name"] == acl["name"])
+        }
+    }
+
     @Test func macRuleMustNotCarryAProtocolFilter() async throws {
         try await withUniFi { f in
             let mac = try cleanBody(f, .aclRules, F.downtimeTabletID, strip: ["id", "metadata"])

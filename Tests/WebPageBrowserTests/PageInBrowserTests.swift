@@ -18,13 +18,13 @@ import WebDriverTestSupport
     /// Everything the test needs at once: the simulators, the bridge with its page, a browser.
     static func withPage(
         web: String = "    controls: true\n    password: \(password)", sections: String = "",
-        prepare: (AllUpstreams) -> Void = { _ in },
+        prepare: (AllUpstreams) -> Void = { _ in }, phone: Bool = false,
         _ body: (AllUpstreams, PageBridge, WebDriver) async throws -> Void
     ) async throws {
         try await AllUpstreams.run { upstreams in
             prepare(upstreams)
             let page = try await PageBridge.start(upstreams, web: web, sections: sections)
-            let browser = try await WebDriver.start(height: 2000)
+            let browser = try await (phone ? WebDriver.start(width: 390, height: 844, phone: true) : WebDriver.start(height: 2000))
             do {
                 try await body(upstreams, page, browser)
             } catch {

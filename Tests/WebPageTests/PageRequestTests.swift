@@ -28,6 +28,12 @@ import Testing
                 let icon = try await page.request(.GET, path)
                 #expect(icon.status == 200 && icon.headers.first(name: "Content-Type") == "image/svg+xml" && icon.body.hasPrefix("<svg"), "\(path)")
             }
+            // "Add to Home Screen": the manifest, linked relatively and sent with its cookies (ingress).
+            #expect(html.body.contains(#"<link rel="manifest" href="manifest.webmanifest" crossorigin="use-credentials">"#))
+            let manifest = try await page.request(.GET, "/manifest.webmanifest")
+            #expect(manifest.status == 200 && manifest.headers.first(name: "Content-Type") == "application/manifest+json")
+            let app = try #require(JSONValue.parse(Array(manifest.body.utf8)))
+            #expect(app["start_url"] == "." && app["display"] == "standalone" && app["icons"]?.arrayValue?.first?["src"] == "favicon.svg")
             // Every answer, not only the page's, says nosniff and sends no referrer; those without a
             // policy of their own load nothing.
             let answers = [
