@@ -32,6 +32,8 @@ public final class Bridge: Service {
     let isReloading = Mutex(false)
     /// Online with every integration launched, and not yet shutting down: a reload may stop and start them.
     let isServing = Atomic<Bool>(false)
+    /// Signalled when `isServing` is first set, for a reload asked during the start.
+    let startedServing = Wakeup()
     private let startedAt = ContinuousClock.now
     /// Messages the dispatcher is done with (routed, or answered itself): see `readEveryCommand`.
     private let messagesHandled = Atomic<Int>(0)
@@ -118,6 +120,7 @@ public final class Bridge: Service {
         logger.info("bridge started", metadata: ["base_topic": "\(topics.base)", "integrations": "\(running.all.map(\.name))"])
         for run in running.all { _ = running.launch(run) }
         isServing.store(true, ordering: .releasing)
+        startedServing.signal()
 
         // Layers, each outliving the one inside it. At a graceful shutdown the background tasks
         // end and every integration run stops its polls, then closes its queue and answers what it

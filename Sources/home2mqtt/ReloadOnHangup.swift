@@ -3,7 +3,8 @@ import ServiceLifecycle
 import UnixSignals
 
 /// SIGHUP reloads the configuration, as `bridge/request/reload` does (the bridge logs the outcome).
-/// The signal is trapped from the moment `hangups` is made, so an early one does not end the process.
+/// The signal is trapped from the moment `hangups` is made, so an early one does not end the
+/// process; one that comes while the bridge starts reloads once it has started.
 struct ReloadOnHangup: Service, CustomStringConvertible {
     let bridge: Bridge
     let hangups: UnixSignalsSequence
@@ -11,7 +12,10 @@ struct ReloadOnHangup: Service, CustomStringConvertible {
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            for await _ in hangups { _ = await bridge.reload() }
+            for await _ in hangups {
+                await bridge.waitUntilServing(atMost: .seconds(60))
+                _ = await bridge.reload()
+            }
         }
     }
 }

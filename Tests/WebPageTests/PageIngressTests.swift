@@ -45,6 +45,10 @@ import Testing
         let html = String(decoding: page.body, as: UTF8.self)
         #expect(html.contains(#"<base href="/api/hassio_ingress/Zx9-abc_1/">"#))
         #expect(html.contains(#"<meta name="home2mqtt-controls" content="ingress">"#))
+        // "Add to Home Screen" under the prefix: the manifest the base tag points to, its URLs relative to it.
+        #expect(html.contains(#"<link rel="manifest" href="manifest.webmanifest""#))
+        let manifest = try #require(Self.response(await routes.answer(Self.request(.GET, "/manifest.webmanifest", from: Self.supervisor, headers: [prefix]))))
+        #expect(manifest.status == .ok && String(decoding: manifest.body, as: UTF8.self).contains(#""start_url":".","scope":".""#))
         let csrf = try #require(html.firstMatch(of: /name="home2mqtt-csrf" content="([0-9a-f]{64})"/)?.1)
 
         let command = #"{"topic":"pihole/pause","payload":"30"}"#

@@ -1,6 +1,16 @@
 import Logging
 
 extension Bridge {
+    /// Returns once the bridge serves (at once if it does), after `limit`, or when the task is
+    /// cancelled: a SIGHUP sent while the bridge starts reloads once it has started, rather than
+    /// being refused as `not_ready` (a start whose broker is away, on a busy machine, takes seconds).
+    public func waitUntilServing(atMost limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while !isServing.load(ordering: .acquiring), !Task.isCancelled, ContinuousClock.now < deadline {
+            await startedServing.wait(until: deadline, on: .system)
+        }
+    }
+
     /// `bridge/request/reload` and SIGHUP: reads the configuration again, through the same loader
     /// and checks as the start, and applies what changed. An integration whose section was added,
     /// removed or changed is stopped as at a shutdown (its upstream sessions logged out) and its
