@@ -8,8 +8,8 @@ public enum CommandErrorCode: String, Sendable, CaseIterable {
     case unknownTarget = "unknown_target"
     /// The appliance has no such thing (a client, a voucher), or it went away meanwhile.
     case notFound = "not_found"
-    /// Refused by how things stand, not by the payload: the Default group, a reload already
-    /// running, a rule the controller made, feed mode not configured, a save that failed.
+    /// Refused by how things stand, not by the payload: the Default group, a rule the controller
+    /// made, feed mode not configured, a file a reload refuses, a save that failed.
     case conflict
     /// The appliance could not be reached, or did not answer as it should: try again later.
     case upstreamUnavailable = "upstream_unavailable"
