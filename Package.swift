@@ -333,3 +333,18 @@ let package = Package(
         ]),
     ]
 )
+
+// scripts/fuzz sets FUZZ_INSTRUMENT=1: the project's own modules get libFuzzer's coverage and
+// AddressSanitizer, the fuzz executable libFuzzer's driver. The dependencies (SwiftNIO, BoringSSL,
+// …) keep the debug build's flags, so a fuzz build in the debug build's folder compiles them once
+// for both (docs/reliability.md, "Where CI's time goes").
+if Context.environment["FUZZ_INSTRUMENT"] == "1" {
+    let sanitizers = "-sanitize=fuzzer,address"
+    for target in package.targets where target.type == .regular || target.type == .executable {
+        var settings = target.swiftSettings ?? []
+        settings.append(.unsafeFlags([sanitizers]))
+        if target.name == "home2mqtt-fuzz" { settings.append(.define("FUZZING")) }
+        target.swiftSettings = settings
+    }
+    package.targets.first { $0.name == "home2mqtt-fuzz" }?.linkerSettings = lld + [.unsafeFlags([sanitizers])]
+}
