@@ -14,6 +14,9 @@ public struct PageRoutes: Sendable {
     /// On a loopback address, only requests sent to a loopback name are served: a web site whose
     /// name its DNS turns to 127.0.0.1 (DNS rebinding) would otherwise read the page as its own.
     let listensOnLoopback: Bool
+    /// Ingress without a password: the page is Home Assistant's alone, and the listener's port on
+    /// the host network (the add-on binds 0.0.0.0) shows nothing to anyone else.
+    var onlyThroughIngress: Bool { configuration.ingress && configuration.password == nil }
 
     public init(
         configuration: WebConfiguration, activity: BridgeActivity, status: @escaping @Sendable () -> JSONValue,
@@ -37,6 +40,12 @@ public struct PageRoutes: Sendable {
         if listensOnLoopback, !(RequestTrust.host(of: request).map(RequestTrust.isLoopback) ?? false) {
             return .full(.text(.forbidden, "refused: sent to a name that is not this machine's"))
         }
+        if onlyThroughIngress, Self.paths.contains(request.path), !trust.isIngress(request) {
+            return .full(.text(.forbidden, """
+                refused: this page answers only Home Assistant's ingress (\(WebConfiguration.supervisorAddress)); \
+                give bridge.web a password to open it to others
+                """))
+        }
         switch (request.head.method, request.path) {
         case (.GET, "/"), (.HEAD, "/"): return .full(page(request))
         case (.GET, "/page.js"): return .full(Self.asset(PageScript.text, type: "text/javascript; charset=utf-8"))
@@ -49,11 +58,15 @@ public struct PageRoutes: Sendable {
         case (.POST, "/login"): return .full(login(request))
         case (.POST, "/logout"): return .full(logout(request))
         case (.POST, "/command"): return .full(await command(request))
-        case (_, "/"), (_, "/page.js"), (_, "/page.css"), (_, "/events"), (_, "/login"), (_, "/logout"), (_, "/command"):
-            return .full(.text(.methodNotAllowed, "method not allowed"))
+        case (_, let path) where Self.paths.contains(path): return .full(.text(.methodNotAllowed, "method not allowed"))
         default: return nil
         }
     }
+
+    /// Every path the page answers; any other is the listener's (`/healthz`, `/metrics`) or nobody's.
+    static let paths: Set<Substring> = [
+        "/", "/page.js", "/page.css", "/favicon.svg", "/favicon.ico", "/manifest.webmanifest", "/events", "/login", "/logout", "/command",
+    ]
 
     /// What the page's controls may do for `request`: its CSRF token, or why not.
     private enum Access { case off, login, session(csrf: String), ingress(csrf: String) }

@@ -28,7 +28,8 @@ public enum PageSetup {
     /// Read-only, the page needs no login; on an address other hosts reach, that means anyone who
     /// reaches it reads everything the bridge publishes: said once, at the start.
     static func warnAboutExposure(_ web: WebConfiguration, health: HealthConfiguration, logger: Logger) {
-        guard !RequestTrust.isLoopback(health.bindAddress) else { return }
+        // Through ingress alone (no password), other addresses are refused the page (PageRoutes).
+        guard !RequestTrust.isLoopback(health.bindAddress), !(web.ingress && web.password == nil) else { return }
         logger.warning(
             """
             the page (bridge.web) on \(health.bindAddress):\(health.port) shows, without a login, to anyone who reaches that \

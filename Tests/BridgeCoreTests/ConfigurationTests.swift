@@ -33,7 +33,7 @@ import Testing
 
     @Test func theExampleFileIsAccepted() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../config.example.yaml").standardized.path
+            .appendingPathComponent("../../home2mqtt.example.yaml").standardized.path
         let configuration = try load(String(contentsOfFile: example, encoding: .utf8))
         #expect(configuration.bridge.mqtt.username == "bridge")
         #expect(configuration.tree["pihole"]?["instances"] != nil)

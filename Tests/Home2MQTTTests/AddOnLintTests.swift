@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// scripts/lint-addon: the add-on as committed passes the add-on linter's schemas and rules (in
-/// ../shared/specs/ha-addon, beside the checkout), and a copy that breaks one fails, naming it.
+/// ../shared/specs/ha-addon, beside the checkout) and the Supervisor's, and a copy that breaks one
+/// fails, naming it.
 @Suite struct AddOnLintTests {
     static let lint = AddOn.repository.appendingPathComponent("scripts/lint-addon").path
 
@@ -16,7 +17,8 @@ import Testing
     struct Breach: Sendable, CustomTestStringConvertible {
         let rule: String
         let file: String
-        let replacing: String
+        /// The text replaced in `file`; `nil`: `file` is a new one holding `with`.
+        let replacing: String?
         let with: String
         /// What the lint's output must say.
         let message: String
@@ -28,8 +30,6 @@ import Testing
                message: "config.yaml: arch.2: 'sparc' is not one of"),
         Breach(rule: "schema: unknown property", file: "config.yaml", replacing: "slug: home2mqtt\n", with: "slug: home2mqtt\nstartup_delay: 5\n",
                message: "'startup_delay' was unexpected"),
-        Breach(rule: "schema: build_from", file: "build.yaml", replacing: "amd64: debian:bookworm-slim", with: "amd64: 'debian bookworm'",
-               message: "build.yaml: build_from.amd64: 'debian bookworm' does not match"),
         Breach(rule: "a default given", file: "config.yaml", replacing: "slug: home2mqtt\n", with: "slug: home2mqtt\nboot: auto\n",
                message: "config.yaml: boot: 'auto' is the default; leave it out"),
         Breach(rule: "watchdog", file: "config.yaml", replacing: "slug: home2mqtt\n", with: "slug: home2mqtt\nwatchdog: tcp://[HOST]:[PORT:9134]\n",
@@ -50,6 +50,36 @@ import Testing
                message: "translations/en.yaml: configuration.unifi.fields.api_key: no name"),
         Breach(rule: "a runtime package left out", file: "Dockerfile", replacing: " libyaml-0-2 ", with: " ",
                message: "Dockerfile: the runtime stage lacks what the root Dockerfile's installs: libyaml-0-2"),
+
+        // The Supervisor's rules (../shared/specs/README.md) and the release's.
+        Breach(rule: "build.yaml is deprecated", file: "build.yaml", replacing: nil,
+               with: "build_from:\n  aarch64: library/debian:bookworm-slim\n  amd64: library/debian:bookworm-slim\n",
+               message: "build.yaml: deprecated by the Supervisor"),
+        Breach(rule: "build.yaml against the linter's schema", file: "build.yaml", replacing: nil, with: "build_from:\n  amd64: 'debian bookworm'\n",
+               message: "build.yaml: build_from.amd64: 'debian bookworm' does not match"),
+        Breach(rule: "build_from without a namespace", file: "build.yaml", replacing: nil,
+               with: "build_from:\n  aarch64: debian:bookworm-slim\n  amd64: debian:bookworm-slim\n",
+               message: "build.yaml: build_from.aarch64: 'debian:bookworm-slim' has no namespace"),
+        Breach(rule: "a config file the store reads", file: "examples/config.yml", replacing: nil, with: "log_level: info\n",
+               message: "examples/config.yml: the store reads every config.yaml, config.yml and config.json as an add-on"),
+        Breach(rule: "an option its type refuses", file: "config.yaml", replacing: "  reef: {}\n", with: "  reef:\n    temperature_url: false\n",
+               message: "config.yaml: options: reef.temperature_url: false is refused by str? (expected a string)"),
+        Breach(rule: "the documentation's example", file: "DOCS.md", replacing: "  username: admin\n", with: "  username: admin\n  temperature_url: false\n",
+               message: "DOCS.md: the example under Configuration: reef.temperature_url: false is refused by str?"),
+        Breach(rule: "map by its new name", file: "config.yaml", replacing: "  - addon_config:ro\n", with: "  - app_config:ro\n",
+               message: "config.yaml: map: app_config is the Supervisor's newer name"),
+        Breach(rule: "an image without its architecture", file: "config.yaml", replacing: "/{arch}-home2mqtt\"", with: "/home2mqtt\"",
+               message: "config.yaml: image: 'ghcr.io/home2mqtt/home2mqtt' lacks {arch}"),
+        Breach(rule: "an image the release does not publish", file: "config.yaml", replacing: "ghcr.io/home2mqtt/{arch}-home2mqtt",
+               with: "ghcr.io/someone-else/{arch}-home2mqtt",
+               message: "config.yaml: image: 'ghcr.io/someone-else/{arch}-home2mqtt', but .github/workflows/release.yml publishes 'ghcr.io/home2mqtt/{arch}-home2mqtt'"),
+        Breach(rule: "a build argument the Supervisor does not pass", file: "Dockerfile", replacing: "FROM debian:bookworm-slim\n",
+               with: "ARG BUILD_FROM\nFROM ${BUILD_FROM}\n",
+               message: "Dockerfile: ARG BUILD_FROM: no default, and the Supervisor passes only BUILD_ARCH and BUILD_VERSION"),
+        Breach(rule: "a copy from outside the folder", file: "Dockerfile", replacing: "COPY home2mqtt-addon ", with: "COPY scripts/run ",
+               message: "Dockerfile: COPY scripts/run: not in the add-on's folder"),
+        Breach(rule: "a changelog without the version", file: "CHANGELOG.md", replacing: "\n## ", with: "\n### ",
+               message: "CHANGELOG.md: no section '## "),
     ]
 
     @Test(arguments: breaches)
@@ -59,9 +89,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: copy) }
         try #require(FileManager.default.isExecutableFile(atPath: copy.appendingPathComponent("home2mqtt-addon").path), "a faithful copy")
         let file = copy.appendingPathComponent(breach.file)
-        let text = try String(contentsOf: file, encoding: .utf8)
-        try #require(text.contains(breach.replacing), "the breach no longer applies to \(breach.file)")
-        try text.replacingOccurrences(of: breach.replacing, with: breach.with).write(to: file, atomically: true, encoding: .utf8)
+        if let replacing = breach.replacing {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            try #require(text.contains(replacing), "the breach no longer applies to \(breach.file)")
+            try text.replacingOccurrences(of: replacing, with: breach.with).write(to: file, atomically: true, encoding: .utf8)
+        } else {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try breach.with.write(to: file, atomically: true, encoding: .utf8)
+        }
 
         let result = try await BridgeProcess([copy.path], executable: Self.lint).finish(timeout: .seconds(120))
         #expect(result.status == 1)

@@ -91,6 +91,54 @@ import Testing
         await supervisor.stop()
     }
 
+    /// An option set DOCS.md describes, as the Supervisor writes it after the form's checks.
+    struct OptionSet: Sendable, CustomTestStringConvertible {
+        let kind: String
+        let options: String
+        /// What `check-config` says of the written file.
+        let integrations: String
+        /// The `reef` section the script must write, where it matters.
+        var reef: JSONValue?
+        var testDescription: String { kind }
+    }
+
+    static let optionSets: [OptionSet] = [
+        OptionSet(kind: "Pi-hole alone, optional fields left out",
+                  options: #"{"log_level": "info", "controls": false, "pihole": [{"id": "main", "url": "http://127.0.0.1:9", "password": "p"}], "unifi": [], "reef": {}}"#,
+                  integrations: "integrations pihole"),
+        OptionSet(kind: "UniFi alone, site and rules left out",
+                  options: #"{"log_level": "info", "controls": false, "pihole": [], "unifi": [{"id": "home", "url": "https://127.0.0.1:9", "api_key": "k"}], "reef": {}}"#,
+                  integrations: "integrations unifi"),
+        OptionSet(kind: "Reef alone, its services' URLs left out",
+                  options: #"{"log_level": "info", "controls": false, "pihole": [], "unifi": [], "reef": {"url": "http://127.0.0.1:8000", "username": "keeper", "password": "p"}}"#,
+                  integrations: "integrations reef",
+                  reef: ["url": "http://127.0.0.1:8000", "username": "keeper", "password": "p"]),
+        OptionSet(kind: "Reef with its URLs cleared on the form and the temperatures off",
+                  options: #"{"log_level": "info", "controls": false, "pihole": [], "unifi": [], "reef": {"url": "http://127.0.0.1:8000", "username": "keeper", "password": "p", "temperature_url": "false", "outlets_url": ""}}"#,
+                  integrations: "integrations reef",
+                  reef: ["url": "http://127.0.0.1:8000", "username": "keeper", "password": "p", "temperature_url": "false"]),
+    ]
+
+    @Test(arguments: optionSets)
+    func theFormsOptionSetsBecomeAConfigurationTheBridgeAccepts(set: OptionSet) async throws {
+        let supervisor = try await FakeSupervisor(mqtt: .ok(#"{"host":"127.0.0.1","port":1883,"ssl":false}"#))
+        let data = try AddOn.scratchDirectory()
+        let options = try AddOn.writeOptions(in: data, set.options)
+        var environment = supervisor.environment(options: options, data: data)
+        environment["ADDON_BRIDGE"] = "/bin/true"  // the configuration is what is checked here
+        let run = try await BridgeProcess([], environment: environment, executable: Self.startScript).finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        let config = data + "/home2mqtt.yaml"
+        let check = try await BridgeProcess(["check-config", "--config", config]).finish()
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("configuration ok: \(set.integrations)"), "\(check.stdout)")
+        if let reef = set.reef {
+            let written = try #require(JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: config))))
+            #expect(written["reef"] == reef)
+        }
+        await supervisor.stop()
+    }
+
     struct Refusal: Sendable, CustomTestStringConvertible {
         let kind: String
         let options: String?

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ProcessTests {
     private var exampleConfig: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../config.example.yaml").standardized.path
+            .appendingPathComponent("../../home2mqtt.example.yaml").standardized.path
     }
 
     @Test func checkConfigAcceptsTheExample() async throws {

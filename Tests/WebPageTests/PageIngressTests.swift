@@ -53,15 +53,33 @@ import Testing
 
         let command = #"{"topic":"pihole/pause","payload":"30"}"#
         let json = [("Content-Type", "application/json"), ("X-CSRF-Token", String(csrf))]
-        let elsewhere = try #require(Self.response(await routes.answer(Self.request(.GET, "/", from: "192.168.1.20", headers: [prefix]))))
-        let elsewhereHTML = String(decoding: elsewhere.body, as: UTF8.self)
-        #expect(elsewhereHTML.contains(#"content="off""#) && !elsewhereHTML.contains("<base"))
+        // The add-on's listener is on the host network: any other address is refused every path of
+        // the page, the read-only ones included; the listener's own paths are not the page's to refuse.
+        for path in ["/", "/page.js", "/events", "/manifest.webmanifest"] {
+            let elsewhere = try #require(Self.response(await routes.answer(Self.request(.GET, path, from: "192.168.1.20", headers: [prefix]))))
+            #expect(elsewhere.status == .forbidden, "\(path)")
+            #expect(String(decoding: elsewhere.body, as: UTF8.self).contains("only Home Assistant's ingress"))
+        }
+        #expect(await routes.answer(Self.request(.GET, "/healthz", from: "192.168.1.20")) == nil)
         #expect(Self.response(await routes.answer(Self.request(.POST, "/command", from: "192.168.1.20", headers: json, body: command)))?.status == .forbidden)
         #expect(Self.response(await routes.answer(Self.request(.POST, "/command", from: Self.supervisor, headers: [json[0]], body: command)))?.status == .forbidden)
         #expect(sent.topics.withLock { $0 }.isEmpty)
 
         #expect(Self.response(await routes.answer(Self.request(.POST, "/command", from: Self.supervisor, headers: json, body: command)))?.status == .ok)
         #expect(sent.topics.withLock { $0 } == ["home/pihole/pause"])
+    }
+
+    @Test func withAPasswordOthersGetTheReadOnlyPageAndItsLogin() async throws {
+        let web = try WebConfiguration(
+            ConfigSection(.mapping([
+                ("enabled", .scalar("true")), ("controls", .scalar("true")), ("ingress", .scalar("true")), ("password", .scalar("hunter2")),
+            ])),
+            health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
+        let routes = PageRoutes(
+            configuration: web, activity: BridgeActivity(baseTopic: "home"), status: { [:] },
+            carryOut: { _, _ in CommandResponse(result: .success(nil), transaction: nil) })
+        let page = try #require(Self.response(await routes.answer(Self.request(.GET, "/", from: "192.168.1.20"))))
+        #expect(page.status == .ok && String(decoding: page.body, as: UTF8.self).contains(#"content="login""#))
     }
 
     @Test func aPageOnAnAddressOthersReachSaysWhatItShowsToThem() throws {
@@ -76,6 +94,14 @@ import Testing
             let lines = capture.all.dropFirst(before)
             #expect(lines.contains { $0.contains("without a login") && $0.contains("last 100 commands") } == warned, "\(address): \(lines)")
         }
+        // The add-on's: on 0.0.0.0 through ingress alone, where others are refused: nothing to warn of.
+        let before = capture.all.count
+        let ingress = try WebConfiguration(
+            ConfigSection(.mapping([("enabled", .scalar("true")), ("ingress", .scalar("true"))])),
+            health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
+        let everywhere = try HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true")), ("bind_address", .scalar("0.0.0.0"))])))
+        PageSetup.warnAboutExposure(ingress, health: everywhere, logger: capture.logger("test"))
+        #expect(capture.all.count == before)
     }
 }
 
