@@ -135,8 +135,19 @@ extension BellasReefOutletState {
             let temperatureC = Self.reading(json["temperature_c"])
         else { return nil }
         self.init(
-            isOn: isOn, powerW: powerW, voltageV: voltageV, currentA: currentA, energyKWh: energyKWh,
-            temperatureC: temperatureC, isOnline: isOnline)
+            isOn: isOn, powerW: powerW, voltageV: voltageV, currentA: Self.amperes(currentA, powerW: powerW, voltageV: voltageV),
+            energyKWh: energyKWh, temperatureC: temperatureC, isOnline: isOnline)
+    }
+
+    /// The current in amperes. Bella's Reef's Kasa driver divides the plug's current by 1000,
+    /// taking python-kasa's amperes for milliamperes (bellasreef-v2 `smartoutlets/drivers/kasa.py`;
+    /// observed: 1.49e-5 A at 0.93 W). Apparent power is never below real power (V·I ≥ P), so a
+    /// current that puts it under a tenth of the power is that driver's, scaled back; any other is
+    /// as given, which stays right should the driver be mended.
+    static func amperes(_ current: Double?, powerW: Double?, voltageV: Double?) -> Double? {
+        guard let current, let powerW, let voltageV, current > 0, powerW > 0, voltageV > 0,
+              voltageV * current < powerW / 10 else { return current }
+        return current * 1000
     }
 
     /// A nullable number: `.some(nil)` for `null` or absent, nil for any other kind of value.

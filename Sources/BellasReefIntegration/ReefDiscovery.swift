@@ -135,16 +135,21 @@ struct ReefDiscovery {
                 "unit_of_measurement": .string(unit), "state_class": .string(stateClass),
             ])
         }
+        let meters = OutletMeter.carried(by: status.outlet.driverType).map { kind in
+            switch kind {
+            case .power: meter("power_w", "Power", "power", "W", "measurement")
+            case .voltage: meter("voltage_v", "Voltage", "voltage", "V", "measurement")
+            case .current: meter("current_a", "Current", "current", "A", "measurement")
+            case .energy: meter("energy_kwh", "Energy", "energy", "kWh", "total_increasing")
+            }
+        }
         return [
             entity("switch", nil, name, [
                 "command_topic": .string(topics.topic(ReefTopics.outletSet(key))),
                 "value_template": ValueTemplate.guarded("{'on': 'ON', 'off': 'OFF'}.get(value_json.get('state'))"),
                 "payload_on": "ON", "payload_off": "OFF", "icon": "mdi:power-socket-eu",
             ]),
-            meter("power_w", "Power", "power", "W", "measurement"),
-            meter("voltage_v", "Voltage", "voltage", "V", "measurement"),
-            meter("current_a", "Current", "current", "A", "measurement"),
-            meter("energy_kwh", "Energy", "energy", "kWh", "total_increasing"),
+        ] + meters + [
             entity("sensor", "restore_at", "\(name) restores at", [
                 "device_class": "timestamp", "value_template": ValueTemplate.field("restore_at"),
             ]),

@@ -68,16 +68,21 @@ public struct SimulatedOutlet: Sendable, Equatable {
     public var isOn: Bool
     /// Power drawn when on; `nil` for a plug without metering (all readings null).
     public var ratedPowerW: Double?
+    /// What a VeSync plug's state carries; the Kasa and Shelly drivers never send it (`stateBody`).
     public var energyKWh: Double?
     public var location: String?
+    /// `kasa` (every outlet of the observed controller), `shelly` or `vesync`: what the state's
+    /// readings hold follows the driver, as on the real controller.
+    public var driverType: String
     public var plug: SimulatedPlugCondition = .online
     /// Added to every answer about this outlet ("slow plug").
     public var slowness: Duration = .zero
 
     public init(
         id: String = UUID().uuidString.lowercased(), name: String, role: String = "general", enabled: Bool = true,
-        isOn: Bool = false, ratedPowerW: Double? = nil, energyKWh: Double? = nil, location: String? = nil
+        isOn: Bool = false, ratedPowerW: Double? = nil, energyKWh: Double? = nil, location: String? = nil, driverType: String = "kasa"
     ) {
+        self.driverType = driverType
         self.id = id
         self.name = name
         self.role = role
@@ -95,7 +100,7 @@ public struct SimulatedOutlet: Sendable, Equatable {
             id: "482f89df-1943-40c6-a26c-63fb0bcefc75", name: "Offline Plug", enabled: false),
         SimulatedOutlet(
             id: "2cc8582c-b9d8-42f9-8568-78718949aeca", name: "Return Pump", role: "pump_circulation",
-            isOn: true, ratedPowerW: 24.5, energyKWh: 1.25, location: "sump"),
+            isOn: true, ratedPowerW: 24.5, location: "sump"),
         SimulatedOutlet(
             id: "31993ecf-4215-4187-82c1-6ee5bda82d92", name: "Heater", role: "heater", location: "display"),
     ]

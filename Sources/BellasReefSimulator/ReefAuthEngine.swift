@@ -57,12 +57,14 @@ enum ReefAuthEngine {
         guard let token = request.bearerToken else {
             return service == .core ? .internalError : .notAuthenticated
         }
-        guard let expiry = state.accessTokens[token], now < expiry else { return .invalidCredentials }
+        // python-jose's `_validate_exp` (jose/jwt.py) compares `exp` with the current whole second:
+        // a token is still good during the second `exp` names.
+        guard let expiry = state.accessTokens[token], now < expiry + 1 else { return .invalidCredentials }
         return nil
     }
 
     private static func grant(state: inout ReefSimulatorState, now: Date) -> JSONValue {
-        // `exp` is whole seconds in a JWT: the simulator refuses the token from that second on.
+        // `exp` is whole seconds in a JWT (refused after that second: `refusal`).
         let lifetime = state.options.tokenLifetime.components
         let exp = Date(timeIntervalSince1970: (now.timeIntervalSince1970
             + Double(lifetime.seconds) + Double(lifetime.attoseconds) / 1e18).rounded(.down))

@@ -58,8 +58,8 @@ enum ReefOutletEngine {
     static func perform(
         _ action: Action, id: String, state: inout ReefSimulatorState, failureDelay: Duration
     ) -> ReefSimulatedResponse {
-        guard id.lowercasedUUID != nil else { return leakedSQL(id) }
-        guard let index = state.outletIndex(id) else {
+        guard let uuid = postgresUUID(id) else { return leakedSQL(id) }
+        guard let index = state.outletIndex(uuid) else {
             return .coded(404, "outlet_not_found", "Outlet with ID \(id) not found")
         }
         guard state.outlets[index].enabled else {
@@ -74,6 +74,18 @@ enum ReefOutletEngine {
         }
         response.delay += state.outlets[index].slowness
         return response
+    }
+
+    /// The id as PostgreSQL's UUID column takes it through asyncpg (`pgproto/uuid.pyx`,
+    /// `pg_uuid_bytes_from_str`): 32 to 36 characters, hyphens skipped wherever they are, 32 hex
+    /// digits; in the canonical lowercase form, or nil.
+    static func postgresUUID(_ id: String) -> String? {
+        guard (32...36).contains(id.utf8.count) else { return nil }
+        let digits = id.utf8.filter { $0 != UInt8(ascii: "-") }
+        guard digits.count == 32, digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }) else { return nil }
+        var canonical = String(decoding: digits, as: UTF8.self).lowercased()
+        for offset in [8, 13, 18, 23] { canonical.insert("-", at: canonical.index(canonical.startIndex, offsetBy: offset)) }
+        return canonical
     }
 
     /// What the plug makes of the action (without the delays).
@@ -121,15 +133,25 @@ enum ReefOutletEngine {
 
     static let volts = 231.067823
 
-    /// `SmartOutletState`; a plug without metering has every reading null.
+    /// `SmartOutletState` as each driver's `_get_state_implementation` fills it (bellasreef-v2
+    /// `smartoutlets/drivers/`): a plug without metering has every reading null; Kasa sends power,
+    /// voltage and its current divided by 1000 (`kasa.py` takes python-kasa's amperes for
+    /// milliamperes), never energy; Shelly power alone; VeSync all four.
     static func stateBody(_ outlet: SimulatedOutlet) -> JSONValue {
         let power = outlet.ratedPowerW.map { outlet.isOn ? $0 : 0 }
+        let amperes = power.map { $0 / volts }
+        var voltage = power == nil ? nil : volts, current = amperes, energy = outlet.energyKWh
+        switch outlet.driverType {
+        case "kasa": (current, energy) = (amperes.map { $0 / 1000 }, nil)
+        case "shelly": (voltage, current, energy) = (nil, nil, nil)
+        default: break
+        }
         return [
             "is_on": .bool(outlet.isOn),
             "power_w": power.map(JSONValue.number) ?? nil,
-            "voltage_v": power == nil ? nil : .number(volts),
-            "current_a": power.map { .number($0 / volts) } ?? nil,
-            "energy_kwh": outlet.energyKWh.map(JSONValue.number) ?? nil,
+            "voltage_v": voltage.map(JSONValue.number) ?? nil,
+            "current_a": current.map(JSONValue.number) ?? nil,
+            "energy_kwh": energy.map(JSONValue.number) ?? nil,
             "temperature_c": nil,
             "is_online": true,
         ]
@@ -138,7 +160,7 @@ enum ReefOutletEngine {
     /// `SmartOutletRead`.
     static func outletBody(_ outlet: SimulatedOutlet) -> JSONValue {
         [
-            "id": .string(outlet.id), "driver_type": "kasa", "driver_device_id": .string("sim-\(outlet.id.prefix(8))"),
+            "id": .string(outlet.id), "driver_type": .string(outlet.driverType), "driver_device_id": .string("sim-\(outlet.id.prefix(8))"),
             "name": .string(outlet.name), "nickname": nil, "ip_address": "127.0.0.2", "auth_info": [:],
             "location": outlet.location.map(JSONValue.string) ?? nil, "role": .string(outlet.role),
             "enabled": .bool(outlet.enabled), "poller_enabled": true, "scheduler_enabled": true, "is_online": nil,

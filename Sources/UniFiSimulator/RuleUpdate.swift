@@ -26,4 +26,17 @@ enum RuleUpdate {
         for key in ["id", "metadata", "index"] { members[key] = current[key] }
         return .success(.object(members))
     }
+
+    /// A PATCH to a firewall policy (10.5.66 `patchFirewallPolicy`, body `Patch firewall policy`):
+    /// `loggingEnabled` alone may change, any other property is unknown; the answer is the whole
+    /// policy. ACL rules have no PATCH (405).
+    static func patch(_ body: Data, to current: JSONValue) -> Result<JSONValue, UpdateRejection> {
+        guard let parsed = JSONValue.parse(body), case .object(let members) = parsed else {
+            return .failure(UpdateRejection(code: "api.request.malformed-body", message: "Request body must be a JSON object"))
+        }
+        if let rejection = UpdateShape.object(["loggingEnabled": may(.boolean)]).rejection(of: parsed) { return .failure(rejection) }
+        guard case .object(var policy) = current else { return .success(current) }
+        policy.merge(members) { _, new in new }
+        return .success(.object(policy))
+    }
 }

@@ -87,6 +87,14 @@ enum UniFiSimulatorEngine {
             case .failure(let rejection):
                 return error(400, rejection.code, rejection.message, request)
             }
+        case "PATCH" where collection == .firewallPolicies:
+            switch RuleUpdate.patch(request.body, to: current) {
+            case .success(let updated):
+                _ = state.withRule(collection, site: site, id: id) { $0 = updated }
+                return SimulatedResponse(status: 200, body: updated)
+            case .failure(let rejection):
+                return error(400, rejection.code, rejection.message, request)
+            }
         default:
             return error(405, "api.request.method-not-allowed", "Method \(request.method) not allowed", request)
         }

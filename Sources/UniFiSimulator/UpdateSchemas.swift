@@ -2,8 +2,8 @@
 /// (`ACL rule update` and its IPV4/MAC variants, `Create or update firewall policy`) and closed
 /// as the real controller is, with the document's limits (`minLength`, `minimum`, `maximum`).
 /// Traffic-filter variants the simulator never serves (regions,
-/// VPNs, applications, traffic-matching lists, protocol presets) are left out: a body using
-/// them is refused as an invalid value.
+/// VPNs, applications, traffic-matching lists) are left out: a body using them is refused as an
+/// invalid value. Every protocol filter is in (`ProtocolFilterSchemas`).
 enum UpdateSchemas {
     static let aclRule = UpdateShape.discriminated(key: "type", variants: [
         "IPV4": .object(aclCommon.merging([
@@ -62,24 +62,14 @@ enum UpdateSchemas {
         "source": must(.object(["zoneId": must(.uuid), "trafficFilter": may(sourceTrafficFilter)])),
         "destination": must(.object(["zoneId": must(.uuid), "trafficFilter": may(destinationTrafficFilter)])),
         "ipProtocolScope": must(.discriminated(key: "ipVersion", variants: [
-            "IPV4": .object(["ipVersion": must(.string), "protocolFilter": may(protocolFilter)]),
-            "IPV6": .object(["ipVersion": must(.string), "protocolFilter": may(protocolFilter)]),
-            "IPV4_AND_IPV6": .object(["ipVersion": must(.string), "protocolFilter": may(protocolFilter)]),
+            "IPV4": .object(["ipVersion": must(.string), "protocolFilter": may(ProtocolFilterSchemas.ipv4)]),
+            "IPV6": .object(["ipVersion": must(.string), "protocolFilter": may(ProtocolFilterSchemas.ipv6)]),
+            "IPV4_AND_IPV6": .object(["ipVersion": must(.string), "protocolFilter": may(ProtocolFilterSchemas.ipv4AndIpv6)]),
         ])),
         "connectionStateFilter": may(.array(.enumeration(["NEW", "INVALID", "ESTABLISHED", "RELATED"]))),
         "ipsecFilter": may(.enumeration(["MATCH_ENCRYPTED", "MATCH_NOT_ENCRYPTED"])),
         "loggingEnabled": must(.boolean),
         "schedule": may(schedule),
-    ])
-
-    private static let protocolFilter = UpdateShape.discriminated(key: "type", variants: [
-        "NAMED_PROTOCOL": .object([
-            "type": must(.string), "protocol": must(.object(["name": must(.string)])),
-            "matchOpposite": must(.boolean),
-        ]),
-        "PROTOCOL_NUMBER": .object([
-            "type": must(.string), "protocolNumber": must(.bounded(0...255)), "matchOpposite": must(.boolean),
-        ]),
     ])
 
     private static let portFilter = UpdateShape.discriminated(key: "type", variants: [

@@ -1,6 +1,7 @@
 import BellasReefSimulator
 import Foundation
 import NIOHTTP1
+import Synchronization
 import Testing
 import UpstreamHTTP
 
@@ -122,6 +123,46 @@ struct SimulatorTests {
             let sql = try await rawRequest(
                 http, .GET, base + "/api/smartoutlets/outlets/heater/state", headers: [("Authorization", "Bearer \(token)")])
             #expect(sql.status == 503 && sql.body.contains("SQL"))
+        }
+    }
+
+    /// python-jose compares `exp` with the current whole second: a token is good until the second
+    /// after `exp` begins, not from `exp` on.
+    @Test func aTokenIsGoodDuringTheSecondItsExpNames() async throws {
+        let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000.3))
+        var options = BellasReefSimulator.Options()
+        options.tokenLifetime = .seconds(10)
+        options.now = { clock.withLock { $0 } }
+        try await withSimulator(options) { simulator, http in
+            let body = try await login(simulator, http).body
+            let token = try #require(body.split(separator: "\"").dropFirst(3).first)
+            let state = simulator.baseURL(.outlets) + "/api/smartoutlets/outlets/\(SimulatedOutlet.observed[1].id)/state"
+            func status(at time: Double) async throws -> Int {
+                clock.withLock { $0 = Date(timeIntervalSince1970: time) }
+                return try await rawRequest(http, .GET, state, headers: [("Authorization", "Bearer \(token)")]).status
+            }
+            #expect(try await status(at: 1_800_000_010.5) == 200)  // exp is …010
+            #expect(try await status(at: 1_800_000_011) == 401)
+        }
+    }
+
+    /// An outlet id goes to PostgreSQL through asyncpg, which takes 32 to 36 characters with
+    /// hyphens anywhere skipped: the heater without its hyphens, or in capitals, is the heater.
+    @Test func anOutletIdWithoutHyphensIsTheSameOutlet() async throws {
+        try await withSimulator { simulator, http in
+            let body = try await login(simulator, http).body
+            let token = try #require(body.split(separator: "\"").dropFirst(3).first)
+            let heater = SimulatedOutlet.observed[2].id
+            for id in [heater.replacingOccurrences(of: "-", with: ""), heater.uppercased(), "31993ecf42154187-82c16ee5bda82d92"] {
+                let answer = try await rawRequest(
+                    http, .GET, simulator.baseURL(.outlets) + "/api/smartoutlets/outlets/\(id)/state",
+                    headers: [("Authorization", "Bearer \(token)")])
+                #expect(answer.status == 200, "\(id): \(answer.body)")
+            }
+            let short = try await rawRequest(
+                http, .GET, simulator.baseURL(.outlets) + "/api/smartoutlets/outlets/\(heater.dropLast())/state",
+                headers: [("Authorization", "Bearer \(token)")])
+            #expect(short.status == 503 && short.body.contains("SQL"), "35 characters, 31 digits")
         }
     }
 

@@ -123,7 +123,7 @@ import Testing
             // The heater went away behind the bridge's back: its state and its entities are cleared.
             _ = try await observer.latest("home/reef/outlet/heater") { $0 == "" }
             _ = try await observer.latest(heaterConfig) { $0 == "" }
-            _ = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_outlet_\(Outlets.heater)_energy/config") { $0 == "" }
+            _ = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_outlet_\(Outlets.heater)_current/config") { $0 == "" }
             #expect(try await observer.latest("home/reef/outlets")["heater"] == nil)
             #expect(try await observer.command("home/reef/outlet/heater/set", "ON")["error"]?.stringValue?.hasPrefix("unknown outlet 'heater'") == true)
         }

@@ -73,6 +73,30 @@ import Testing
         }
     }
 
+    /// Each driver's readings as the real controller fills them (bellasreef-v2's drivers): a
+    /// sensor only for what the driver sends, and a Kasa plug's current in amperes.
+    @Test func anOutletHasTheSensorsItsDriverFillsAndItsCurrentInAmperes() async throws {
+        try await ReefFixture.run { fixture, observer in
+            let dosing = SimulatedOutlet(name: "Dosing Pump", isOn: true, ratedPowerW: 5, energyKWh: 0.4, driverType: "vesync")
+            let wavemaker = SimulatedOutlet(name: "Wavemaker", isOn: true, ratedPowerW: 8, driverType: "shelly")
+            fixture.simulator.addOutlet(dosing)
+            fixture.simulator.addOutlet(wavemaker)
+            func config(_ id: String, _ meter: String) -> String { "homeassistant/sensor/home2mqtt_home/reef_outlet_\(id)_\(meter)/config" }
+            _ = try await observer.latest(config(dosing.id, "energy")) { $0["unit_of_measurement"] == "kWh" }
+            _ = try await observer.latest(config(wavemaker.id, "power")) { $0["unit_of_measurement"] == "W" }
+            _ = try await observer.latest(config(Outlets.returnPump, "current")) { $0["unit_of_measurement"] == "A" }
+            let announced = Set(observer.recorder.messages.map(\.topic))
+            #expect(!announced.contains(config(Outlets.returnPump, "energy")), "Kasa never sends energy")
+            #expect(!announced.contains(config(wavemaker.id, "voltage")) && !announced.contains(config(wavemaker.id, "energy")))
+
+            // 24.5 W at 231 V: 0.106 A, where the Kasa driver says 0.000106.
+            let pump = try await observer.latest("home/reef/outlet/return-pump") { $0["power_w"] == 24.5 }
+            #expect(pump["current_a"] == 0.106, "\(pump)")
+            #expect(pump["energy_kwh"] == .null)
+            #expect(try await observer.latest("home/reef/outlet/dosing-pump") { $0["state"] == "on" }["energy_kwh"] == 0.4)
+        }
+    }
+
     @Test func homeAssistantSeesTheControllerOutletsAndProbes() async throws {
         try await ReefFixture.run { _, observer in
             let cpu = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_cpu_percent/config")
@@ -80,9 +104,8 @@ import Testing
             #expect(cpu["unit_of_measurement"] == "%")
             let pump = try await observer.latest("homeassistant/switch/home2mqtt_home/reef_outlet_\(Outlets.returnPump)/config")
             #expect(pump["command_topic"] == "home/reef/outlet/return-pump/set")
-            let energy = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_outlet_\(Outlets.returnPump)_energy/config")
-            #expect(energy["state_class"] == "total_increasing")
-            #expect(energy["unit_of_measurement"] == "kWh")
+            let current = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_outlet_\(Outlets.returnPump)_current/config")
+            #expect(current["unit_of_measurement"] == "A")
             let probe = try await observer.latest("homeassistant/sensor/home2mqtt_home/reef_probe_000000be5efd_temperature/config")
             #expect(probe["device_class"] == "temperature")
             #expect(probe["unit_of_measurement"] == "°C")

@@ -115,6 +115,59 @@ struct SimulatorStrictnessTests {
         }
     }
 
+    /// What the UniFi app makes and the document allows must go back as the console gave it: the
+    /// preset TCP/UDP, an ICMP or ICMPv6 type, each version's named protocols; and no more.
+    @Test func everyProtocolFilterOfTheDocumentIsAccepted() async throws {
+        try await withUniFi { f in
+            let policy = try cleanBody(f, .firewallPolicies, F.downtimeLeoID, strip: ["id", "metadata", "index"])
+            func scope(_ version: String, _ filter: JSONValue) -> JSONValue {
+                policy.setting("ipProtocolScope", ["ipVersion": .string(version), "protocolFilter": filter])
+            }
+            for (version, filter) in [
+                ("IPV4", ["type": "PRESET", "preset": ["name": "TCP_UDP"]]),
+                ("IPV4_AND_IPV6", ["type": "PRESET", "preset": ["name": "TCP_UDP"]]),
+                ("IPV4", ["type": "NAMED_PROTOCOL", "protocol": ["name": "ICMP", "typenameFilter": "ECHO_REQUEST"], "matchOpposite": false]),
+                ("IPV6", ["type": "NAMED_PROTOCOL", "protocol": ["name": "ICMPV6", "typenameFilter": "PACKET_TOO_BIG"], "matchOpposite": false]),
+                ("IPV4_AND_IPV6", ["type": "NAMED_PROTOCOL", "protocol": ["name": "UDP"], "matchOpposite": true]),
+            ] as [(String, JSONValue)] {
+                let (status, answer) = try await f.direct(.PUT, Self.policyPath, body: scope(version, filter))
+                #expect(status == 200, "\(version) \(filter.encodedString()): \(answer?.encodedString() ?? "")")
+                #expect(f.simulator.rule(.firewallPolicies, id: F.downtimeLeoID)?["ipProtocolScope"]?["protocolFilter"] == filter)
+            }
+            try await expectRefused(
+                f, Self.policyPath, scope("IPV4", ["type": "PRESET", "preset": ["name": "ALL"]]), code: "api.request.invalid-value",
+                message: "Invalid value 'ALL' of request body property '$.ipProtocolScope.protocolFilter.preset.name'")
+            try await expectRefused(
+                f, Self.policyPath, scope("IPV4_AND_IPV6", ["type": "NAMED_PROTOCOL", "protocol": ["name": "ICMP"], "matchOpposite": false]),
+                code: "api.request.invalid-value",
+                message: "Invalid value 'ICMP' of request body property '$.ipProtocolScope.protocolFilter.protocol.name'")
+            try await expectRefused(
+                f, Self.policyPath,
+                scope("IPV4", ["type": "NAMED_PROTOCOL", "protocol": ["name": "TCP", "typenameFilter": "ECHO_REQUEST"], "matchOpposite": false]),
+                code: "api.request.unknown-property", message: "Unknown request body property '$.ipProtocolScope.protocolFilter.protocol.typenameFilter'")
+            try await expectRefused(
+                f, Self.policyPath,
+                scope("IPV4", ["type": "NAMED_PROTOCOL", "protocol": ["name": "ICMP", "typenameFilter": "PACKET_TOO_BIG"], "matchOpposite": false]),
+                code: "api.request.invalid-value",
+                message: "Invalid value 'PACKET_TOO_BIG' of request body property '$.ipProtocolScope.protocolFilter.protocol.typenameFilter'")
+        }
+    }
+
+    /// `patchFirewallPolicy`: `loggingEnabled` alone, the whole policy back; an ACL rule has no PATCH.
+    @Test func aPolicysLoggingIsPatchedAndNothingElse() async throws {
+        try await withUniFi { f in
+            let before = try #require(f.simulator.rule(.firewallPolicies, id: F.downtimeLeoID))
+            let (status, answer) = try await f.direct(.PATCH, Self.policyPath, body: ["loggingEnabled": true])
+            #expect(status == 200)
+            #expect(answer?["loggingEnabled"] == true && answer?["name"] == before["name"] && answer?["id"] == before["id"])
+            #expect(f.simulator.rule(.firewallPolicies, id: F.downtimeLeoID)?["loggingEnabled"] == true)
+            let refused = try await f.direct(.PATCH, Self.policyPath, body: ["enabled": false])
+            #expect(refused.status == 400 && refused.body?["code"] == "api.request.unknown-property")
+            #expect(f.simulator.rule(.firewallPolicies, id: F.downtimeLeoID)?["enabled"] == before["enabled"])
+            #expect(try await f.direct(.PATCH, Self.aclPath, body: ["loggingEnabled": true]).status == 405)
+        }
+    }
+
     @Test func macRuleMustNotCarryAProtocolFilter() async throws {
         try await withUniFi { f in
             let mac = try cleanBody(f, .aclRules, F.downtimeTabletID, strip: ["id", "metadata"])
