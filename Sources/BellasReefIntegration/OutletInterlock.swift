@@ -25,15 +25,44 @@ struct OutletInterlock: Sendable, Equatable {
     /// A reading older than this (whole seconds) proves nothing: the interlock neither trips nor
     /// releases on it.
     let staleAfter: Duration
+    /// What a lost probe (failing, stale, or unread for `staleAfter`) does to an armed interlock.
+    var onProbeLost: OnProbeLost = .keep
+
+    /// Why an interlock tripped: its probe read above the limit, or it lost its probe (`off`).
+    enum TripReason: String, Sendable {
+        case above
+        case probeLost = "probe_lost"
+    }
+
+    enum OnProbeLost: String, Sendable, CaseIterable {
+        /// The outlet stays as it is: a lost probe proves no heat.
+        case keep
+        /// The outlet is turned off and held until a fresh reading is back down (fail safe).
+        case off
+    }
+
+    /// Whether the probe counts as lost: its last read failed, its reading is stale, or none came
+    /// within `staleAfter` of `watchingSince` (the start, or the interlock's re-arming).
+    func probeLost(readAt: Date?, failed: Bool, now: Date, watchingSince: Date) -> Bool {
+        failed || now.timeIntervalSince(readAt ?? watchingSince) > Double(staleAfter.components.seconds)
+    }
 
     /// The phase the reading asks for, given the phase now. A tripped one is asked only once its
     /// hold's timer fell due: `minOff` is over by then, and the reading says whether it may end.
     /// - Parameters:
     ///   - value: the last reading; `nil` when the last read failed.
     ///   - readAt: when that reading was taken; `nil` before any.
-    func phase(value: Double?, readAt: Date?, failed: Bool, now: Date, in phase: Phase) -> Phase {
-        // A stale or failed probe holds what it does: it is no proof the heater cooled, nor that it overheats.
-        guard let readAt, let value, !failed, now.timeIntervalSince(readAt) <= Double(staleAfter.components.seconds) else { return phase }
+    ///   - watchingSince: since when an armed interlock watches: its probe is lost after `staleAfter` without a reading.
+    func phase(value: Double?, readAt: Date?, failed: Bool, now: Date, in phase: Phase, watchingSince: Date? = nil) -> Phase {
+        // A stale or failed probe holds what it does: it is no proof the heater cooled, nor that it
+        // overheats; unless the interlock is to fail safe.
+        guard let readAt, let value, !failed, now.timeIntervalSince(readAt) <= Double(staleAfter.components.seconds) else {
+            if phase == .armed, onProbeLost == .off, let watchingSince,
+               probeLost(readAt: readAt, failed: failed, now: now, watchingSince: watchingSince) {
+                return .tripped
+            }
+            return phase
+        }
         let cooled = value <= above - hysteresis
         switch phase {
         case .armed: return value > above ? .tripped : .armed

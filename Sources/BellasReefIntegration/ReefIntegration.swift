@@ -131,7 +131,9 @@ final class ReefIntegration: Integration {
             if payloads.anyServiceAvailable { context.recordUpstreamSuccess() }
             // Also once a minute, for restores that fell due (their timers change without a poll).
             // With a guard, every few seconds: a probe goes stale by the clock, not by a poll.
-            await services.state.changed.wait(atMost: probeGuard == nil ? .seconds(60) : ReefGuard.recheck, on: services.clock)
+            // So too for an interlock that fails safe.
+            let byTheClock = probeGuard != nil || interlocks.watchesForLostProbes
+            await services.state.changed.wait(atMost: byTheClock ? ReefGuard.recheck : .seconds(60), on: services.clock)
         }
     }
 

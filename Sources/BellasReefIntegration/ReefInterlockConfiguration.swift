@@ -16,7 +16,7 @@ struct ReefInterlockConfiguration: Sendable, Equatable {
     static func read(_ section: ConfigSection, temperatureInterval: Duration) throws(ConfigError) -> [ReefInterlockConfiguration] {
         var interlocks: [ReefInterlockConfiguration] = []
         for item in try section.sections("interlocks") {
-            let item = try item.allowing(["probe", "above", "outlet", "min_off", "hysteresis"])
+            let item = try item.allowing(["probe", "above", "outlet", "min_off", "hysteresis", "on_probe_lost"])
             let probe = try item.requiredString("probe")
             guard let above = try item.decimal("above", in: ReefGuardConfiguration.temperatures) else {
                 throw ConfigError(key: item.keyPath("above"), "is required: the reading above which the outlet is turned off")
@@ -24,6 +24,7 @@ struct ReefInterlockConfiguration: Sendable, Equatable {
             let outlet = try item.requiredString("outlet")
             let minOff = try item.int("min_off", default: 600, in: 1...86_400)
             let hysteresis = try item.decimal("hysteresis", in: 0...20) ?? 0.2
+            let onProbeLost = try item.choice("on_probe_lost", default: OutletInterlock.OnProbeLost.keep)
             let key = TopicKey.slug(outlet, fallback: outlet)
             guard !interlocks.contains(where: { $0.key == key }) else {
                 throw ConfigError(key: item.keyPath("outlet"), "'\(outlet)' is interlocked twice: one interlock per outlet")
@@ -32,7 +33,8 @@ struct ReefInterlockConfiguration: Sendable, Equatable {
                 probe: probe, outlet: outlet, key: key,
                 rule: OutletInterlock(
                     above: above, hysteresis: hysteresis, minOff: .seconds(Int64(minOff)),
-                    staleAfter: ReefGuardConfiguration.defaultStaleAfter(temperatureInterval: temperatureInterval))))
+                    staleAfter: ReefGuardConfiguration.defaultStaleAfter(temperatureInterval: temperatureInterval),
+                    onProbeLost: onProbeLost)))
         }
         return interlocks
     }

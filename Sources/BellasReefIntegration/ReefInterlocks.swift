@@ -19,12 +19,14 @@ final class ReefInterlocks: Sendable {
     struct Status: Sendable, Equatable {
         var phase: OutletInterlock.Phase
         var since: Date
+        /// Why it tripped, while it is tripped.
+        var reason: OutletInterlock.TripReason?
     }
 
     private struct State {
         var statuses: [String: Status] = [:]
-        /// Trips asked for by `judge`, not yet carried out by `run`.
-        var tripping: Set<String> = []
+        /// Trips asked for by `judge`, and why, not yet carried out by `run`.
+        var tripping: [String: OutletInterlock.TripReason] = [:]
         /// The last failure of each interlock's trip, and when: it is tried again at the next reading,
         /// and a plug that stays away is logged once, not at every reading.
         var failures: [String: (error: String, at: Date)] = [:]
@@ -68,7 +70,9 @@ final class ReefInterlocks: Sendable {
                 state.statuses[interlock.key] = hold.map {
                     // A hold saved before the trip time was: its due time less `min_off`.
                     let trippedAt = $0.restore[Self.trippedAt]?.numberValue.map(Date.init(timeIntervalSince1970:))
-                    return Status(phase: .tripped, since: trippedAt ?? $0.dueAt.addingTimeInterval(-Double(interlock.rule.minOff.components.seconds)))
+                    return Status(
+                        phase: .tripped, since: trippedAt ?? $0.dueAt.addingTimeInterval(-Double(interlock.rule.minOff.components.seconds)),
+                        reason: $0.restore[Self.reason]?.stringValue.flatMap(OutletInterlock.TripReason.init) ?? .above)
                 } ?? Status(phase: .armed, since: now)
             }
         }
@@ -76,6 +80,11 @@ final class ReefInterlocks: Sendable {
 
     /// The hold's restore key for the time of the trip (seconds since 1970): its `since` after a restart.
     private static let trippedAt = "tripped_at"
+    /// The hold's restore key for why it tripped.
+    private static let reason = "reason"
+
+    /// Whether an interlock fails safe: a lost probe is found by the clock, not only by a reading.
+    var watchesForLostProbes: Bool { interlocks.contains { $0.rule.onProbeLost == .off } }
 
     /// Judges every interlock on `snapshot`: asks `run` for the trips it calls for, and re-arms an
     /// overridden interlock whose probe is back down. A release waits for the hold's timer.
@@ -89,16 +98,21 @@ final class ReefInterlocks: Sendable {
                    outlet.lastState?.isOn == true, let seen = outlet.lastSeen, seen > status.since {
                     asked = state.seenOnWhileHeld.insert(interlock.key).inserted || asked
                 }
-                guard let probe = snapshot.probe(named: interlock.probe) else {
+                let probe = snapshot.probe(named: interlock.probe)
+                if probe == nil {
                     if snapshot.probesListed, state.probeMissing.insert(interlock.key).inserted { changes.probeMissing.append(interlock) }
-                    continue
+                } else {
+                    state.probeMissing.remove(interlock.key)
                 }
-                state.probeMissing.remove(interlock.key)
-                let next = interlock.rule.phase(value: probe.value, readAt: probe.readAt, failed: probe.error != nil, now: now, in: status.phase)
+                let failed = probe?.error != nil
+                let next = interlock.rule.phase(
+                    value: probe?.value, readAt: probe?.readAt, failed: failed, now: now, in: status.phase, watchingSince: status.since)
                 switch (status.phase, next) {
                 case (.armed, .tripped):
-                    if let failure = state.failures[interlock.key], let readAt = probe.readAt, readAt <= failure.at { continue }
-                    asked = state.tripping.insert(interlock.key).inserted || asked
+                    let lost = interlock.rule.probeLost(readAt: probe?.readAt, failed: failed, now: now, watchingSince: status.since)
+                    // A trip that failed is tried again at the next reading; a lost probe's at the next look.
+                    if !lost, let failure = state.failures[interlock.key], let readAt = probe?.readAt, readAt <= failure.at { continue }
+                    asked = state.tripping.updateValue(lost ? .probeLost : .above, forKey: interlock.key) == nil || asked
                 case (.overridden, .armed):
                     state.statuses[interlock.key] = Status(phase: .armed, since: now)
                     changes.rearmed.append(interlock)
@@ -130,9 +144,9 @@ final class ReefInterlocks: Sendable {
     /// cancelled: apart from the publishing, so that a plug that takes its time holds up no state.
     func run(_ context: IntegrationContext) async {
         while !Task.isCancelled {
-            for key in state.withLock({ $0.tripping }).sorted() {
+            for (key, reason) in state.withLock({ $0.tripping }).sorted(by: { $0.key < $1.key }) {
                 guard let interlock = interlocks.first(where: { $0.key == key }) else { continue }
-                await trip(interlock, context)
+                await trip(interlock, because: reason, context)
             }
             for key in state.withLock({ $0.seenOnWhileHeld }).sorted() {
                 guard let interlock = interlocks.first(where: { $0.key == key }) else { continue }
@@ -144,14 +158,14 @@ final class ReefInterlocks: Sendable {
 
     /// Turns the outlet off if it is on, and saves the hold: the state to come back to after it.
     /// A failure leaves the interlock armed: the next reading tries again.
-    private func trip(_ interlock: ReefInterlockConfiguration, _ context: IntegrationContext) async {
+    private func trip(_ interlock: ReefInterlockConfiguration, because reason: OutletInterlock.TripReason, _ context: IntegrationContext) async {
         let value = services.state.read { $0.probe(named: interlock.probe)?.value }
         do {
             let outlet = try await control.resolve(interlock.outlet)
-            try await turns.run(outlet.outlet.id) { () async throws(CommandError) in try await holdOff(outlet, for: interlock, context) }
+            try await turns.run(outlet.outlet.id) { () async throws(CommandError) in try await holdOff(outlet, for: interlock, because: reason, context) }
         } catch {
             let firstTime = state.withLock { state in
-                state.tripping.remove(interlock.key)
+                state.tripping[interlock.key] = nil
                 return state.failures.updateValue(("\(error)", services.clock.wallNow), forKey: interlock.key)?.error != "\(error)"
             }
             if firstTime {
@@ -159,16 +173,23 @@ final class ReefInterlocks: Sendable {
             }
             return
         }
-        logger.warning("interlock tripped: outlet turned off", metadata: metadata(interlock).merging(["value": "\(value.map { "\($0)" } ?? "none")"]) { $1 })
+        switch reason {
+        case .above:
+            logger.warning("interlock tripped: outlet turned off", metadata: metadata(interlock).merging(["value": "\(value.map { "\($0)" } ?? "none")"]) { $1 })
+        case .probeLost:
+            logger.warning("interlock tripped: its probe is lost (failing or stale), outlet turned off until a fresh reading is back down", metadata: metadata(interlock))
+        }
         context.publishEvent("interlock_tripped", [
             "interlock": .string(interlock.key), "probe": .string(interlock.probe), "value": value.map(JSONValue.number) ?? .null,
-            "above": .number(interlock.rule.above), "outlet": .string(interlock.outlet),
+            "above": .number(interlock.rule.above), "outlet": .string(interlock.outlet), "reason": .string(reason.rawValue),
         ])
         services.state.changed.signal()
     }
 
     /// In the outlet's turn: off if it is on, the hold saved, the interlock tripped.
-    private func holdOff(_ outlet: OutletStatus, for interlock: ReefInterlockConfiguration, _ context: IntegrationContext) async throws(CommandError) {
+    private func holdOff(
+        _ outlet: OutletStatus, for interlock: ReefInterlockConfiguration, because reason: OutletInterlock.TripReason, _ context: IntegrationContext
+    ) async throws(CommandError) {
         let id = outlet.outlet.id
         let isOn: Bool
         do {
@@ -185,13 +206,13 @@ final class ReefInterlocks: Sendable {
             key: ReefTopics.interlockTimer(interlock.key),
             restore: [
                 "state": promised ?? .string(isOn ? "on" : "off"), "outlet": .string(id),
-                Self.trippedAt: .number(trippedAt.timeIntervalSince1970),
+                Self.trippedAt: .number(trippedAt.timeIntervalSince1970), Self.reason: .string(reason.rawValue),
             ],
             after: interlock.rule.minOff)
         if promised != nil { try await context.timers.cancel(key: timedRestore) }
         state.withLock { state in
-            state.statuses[interlock.key] = Status(phase: .tripped, since: trippedAt)
-            state.tripping.remove(interlock.key)
+            state.statuses[interlock.key] = Status(phase: .tripped, since: trippedAt, reason: reason)
+            state.tripping[interlock.key] = nil
             state.failures[interlock.key] = nil
         }
     }
@@ -383,6 +404,8 @@ final class ReefInterlocks: Sendable {
                 "probe": .string(interlock.probe), "outlet": .string(interlock.outlet), "above": .number(interlock.rule.above),
                 "min_off": .number(Double(interlock.rule.minOff.components.seconds)),
                 "release_at": hold.map { .string($0.dueAt.iso8601) } ?? .null,
+                "reason": status.phase == .tripped ? status.reason.map { .string($0.rawValue) } ?? .null : .null,
+                "on_probe_lost": .string(interlock.rule.onProbeLost.rawValue),
             ]
             return (ReefTopics.interlock(interlock.key), .json(payload))
         }

@@ -194,7 +194,9 @@ enum PageScript {
               return alarm.state === 'ok' ? `${d.probe} back within its limits${reading}` : `${d.probe} ${alarm.state}${reading}`;
             }
             case 'scene': return `scene ${d.scene} ${d.state}${(d.failed_parts || []).length ? `, failed: ${d.failed_parts.join(', ')}` : ''}`;
-            case 'interlock_tripped': return `${d.outlet} held off: ${d.probe} at ${d.value}, above ${d.above}`;
+            case 'interlock_tripped': return d.reason === 'probe_lost'
+                ? `${d.outlet} held off: ${d.probe} is lost (failing or stale)`
+                : `${d.outlet} held off: ${d.probe} at ${d.value}, above ${d.above}`;
             case 'interlock_released': return `${d.outlet} back ${d.state}: ${d.probe} at ${d.value}`;
             case 'interlock_overridden': return `${d.outlet}'s hold ended by ${d.by === 'outside' ? 'a switch outside the bridge' : 'a command'}`;
             default: return type;

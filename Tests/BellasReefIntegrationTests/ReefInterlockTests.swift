@@ -276,6 +276,51 @@ import Testing
         }
     }
 
+    /// `on_probe_lost: off`: a failing probe trips the interlock as a hot one would, and the hold
+    /// lasts, across a restart, until a fresh reading is back down.
+    @Test func aLostProbeTurnsTheHeaterOffWhenTheInterlockFailsSafe() async throws {
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
+            let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator)
+                + Self.interlockYAML(minOff: 2) + "      on_probe_lost: off\n"
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                try await switchHeaterOnAtTheController(fixture, observer)
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" && $0["on_probe_lost"] == "off" }
+                fixture.simulator.updateProbe(address: Self.display) { $0.failing = true }
+                try await fixture.virtualClock.advance(by: .seconds(1))
+                let tripped = try await event(observer, "interlock_tripped")
+                #expect(tripped["reason"] == "probe_lost", "\(tripped)")
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" && $0["reason"] == "probe_lost" }
+                #expect(heaterIsOn(fixture) == false)
+            }
+            // min_off passes while no bridge runs; the probe still fails when the next one starts.
+            try await fixture.virtualClock.advance(by: .seconds(5))
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "tripped" && $0["reason"] == "probe_lost" }
+                try await fixture.virtualClock.advance(by: .seconds(3))
+                #expect(heaterIsOn(fixture) == false, "a failing probe proves no cooling")
+                fixture.simulator.updateProbe(address: Self.display) { $0.failing = false; $0.celsius = 25.5 }
+                try await fixture.virtualClock.advance(by: .seconds(1))
+                _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" && $0["reason"] == .null }
+                #expect(heaterIsOn(fixture) == true)
+                #expect(try await event(observer, "interlock_released")["state"] == "on")
+            }
+        }
+    }
+
+    /// The default, `keep`: a probe that fails, then stays stale past `stale_after`, leaves the
+    /// heater as it is.
+    @Test func aLostProbeLeavesTheHeaterAsItIsByDefault() async throws {
+        try await withInterlock(minOff: 2) { fixture, observer in
+            try await switchHeaterOnAtTheController(fixture, observer)
+            _ = try await observer.latest(Self.interlock) { $0["state"] == "armed" && $0["on_probe_lost"] == "keep" }
+            fixture.simulator.updateProbe(address: Self.display) { $0.failing = true }
+            try await fixture.virtualClock.advance(by: .seconds(90))
+            #expect(heaterIsOn(fixture) == true)
+            #expect(turnOffCalls(fixture) == 0)
+            #expect(try await observer.latest(Self.interlock)["state"] == "armed")
+        }
+    }
+
     @Test(arguments: [
         ("    - probe: Sump\n      outlet: Heater\n", "reef.interlocks[0].above"),
         ("    - probe: Sump\n      above: hot\n      outlet: Heater\n", "reef.interlocks[0].above"),
@@ -285,6 +330,7 @@ import Testing
         ("    - probe: Sump\n      above: 27\n      outlet: Heater\n      min_off: 0\n", "reef.interlocks[0].min_off"),
         ("    - probe: Sump\n      above: 27\n      outlet: Heater\n      hysteresis: -1\n", "reef.interlocks[0].hysteresis"),
         ("    - probe: Sump\n      above: 27\n      outlet: Heater\n      below: 20\n", "reef.interlocks[0].below"),
+        ("    - probe: Sump\n      above: 27\n      outlet: Heater\n      on_probe_lost: false\n", "reef.interlocks[0].on_probe_lost"),
         ("    - probe: Sump\n      above: 27\n      outlet: Heater\n    - probe: Display Tank\n      above: 28\n      outlet: heater\n",
          "reef.interlocks[1].outlet"),
     ])

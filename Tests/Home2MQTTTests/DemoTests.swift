@@ -108,7 +108,7 @@ import Testing
 }
 
 /// The demo as a child process, with what a test needs to watch it and to clean up after it.
-private struct DemoProcess {
+struct DemoProcess {
     let process: BridgeProcess
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
