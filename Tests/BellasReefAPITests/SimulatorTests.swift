@@ -1,4 +1,4 @@
-import BellasReefSimulator
+@testable import BellasReefSimulator
 import Foundation
 import NIOHTTP1
 import Synchronization
@@ -189,5 +189,24 @@ struct SimulatorTests {
             #expect(exp == exp.rounded(.down))
             #expect((asked + 100).rounded(.down) <= exp && exp <= answered + 100)
         }
+    }
+}
+
+/// How long a plug takes to fail, per action, as the specs' README measured the real services.
+@Suite struct PlugFailureTimingTests {
+    @Test func aRefusingPlugFailsASwitchAfterTheDelayAndAToggleOrStateReadAfterAQuarter() {
+        var options = BellasReefSimulator.Options()
+        options.plugFailureDelay = .seconds(12)
+        var outlets = SimulatedOutlet.observed
+        outlets[1].plug = .refusingConnections
+        var state = ReefSimulatorState(options: options, outlets: outlets, probes: [])
+        let id = outlets[1].id
+        func delay(_ action: ReefOutletEngine.Action) -> Duration {
+            ReefOutletEngine.perform(action, id: id, state: &state, failureDelay: options.plugFailureDelay).delay
+        }
+        #expect(delay(.turnOn) == .seconds(12) && delay(.turnOff) == .seconds(12))
+        #expect(delay(.toggle) == .seconds(3) && delay(.state) == .seconds(3))
+        state.outlets[1].plug = .timingOut
+        #expect(delay(.toggle) == .seconds(18) && delay(.state) == .seconds(18), "a plug that never answers: ~18 s for all")
     }
 }
