@@ -23,7 +23,7 @@ final class ReefInterlocks: Sendable {
         var reason: OutletInterlock.TripReason?
     }
 
-    private struct State {
+    struct State {
         var statuses: [String: Status] = [:]
         /// Trips asked for by `judge`, and why, not yet carried out by `run`.
         var tripping: [String: OutletInterlock.TripReason] = [:]
@@ -46,13 +46,13 @@ final class ReefInterlocks: Sendable {
     }
 
     let interlocks: [ReefInterlockConfiguration]
-    private let services: ReefServices
+    let services: ReefServices
     private let control: ReefOutletControl
-    private let logger: Logger
-    private let state = Mutex(State())
+    let logger: Logger
+    let state = Mutex(State())
     private let tripAsked = Wakeup()
     /// One outlet at a time: a trip, a release, a restore and a user's command.
-    private let turns = Turns()
+    let turns = Turns()
 
     init(configuration: [ReefInterlockConfiguration], services: ReefServices, control: ReefOutletControl, logger: Logger) {
         interlocks = configuration
@@ -343,56 +343,6 @@ final class ReefInterlocks: Sendable {
             + "it watches again once \(interlock.probe) is at or below \(rearm)"
     }
 
-    /// A restore fell due (a timed command's, a scene's): not carried out while an interlock holds
-    /// the outlet, nor in the middle of a trip. The hold takes it over: its release puts the outlet
-    /// back to what the restore promised, not to the state the trip found.
-    func restoring(_ timer: PersistedTimer, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
-        guard let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
-        return await restoring(outletID: id, to: timer.restore["state"], timers: timers, restore)
-    }
-
-    /// The same for one outlet of a promise that holds several (the feed's end).
-    func restoring(outletID id: String, to state: JSONValue?, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
-        guard !interlocks.isEmpty else { return await restore() }
-        return await turns.run(id) { () async -> Bool in
-            let holders = holders(of: id, timers: timers)
-            guard holders.isEmpty else {
-                for interlock in holders { await takeOver(state, in: interlock, timers: timers) }
-                logger.notice("a restore is left to the interlock that holds the outlet", metadata: ["outlet": "\(id)"])
-                return true
-            }
-            return await restore()
-        }
-    }
-
-    /// `body` in the outlet's turn, or `nil` when an interlock holds the outlet: feed mode leaves
-    /// a held outlet to its hold (it is off already, and the release knows what comes back).
-    func unlessHeld<T: Sendable>(outletID id: String, timers: IntegrationTimers, _ body: () async -> T) async -> T? {
-        guard !interlocks.isEmpty else { return await body() }
-        return await turns.run(id) { () async -> T? in holders(of: id, timers: timers).isEmpty ? await body() : nil }
-    }
-
-    /// The hold of `interlock` releases to `state` from now on, at the time it was due.
-    private func takeOver(_ state: JSONValue?, in interlock: ReefInterlockConfiguration, timers: IntegrationTimers) async {
-        let key = ReefTopics.interlockTimer(interlock.key)
-        guard let state, let hold = timers.pending(key: key), case .object(var restore) = hold.restore else { return }
-        restore["state"] = state
-        let left = Int64(max(1, hold.dueAt.timeIntervalSince(services.clock.wallNow).rounded(.up)))
-        do {
-            try await timers.set(key: key, restore: .object(restore), after: .seconds(left))
-        } catch {
-            logger.error("a restore could not be handed to the interlock's hold", metadata: metadata(interlock).merging(["error": "\(error)"]) { $1 })
-        }
-    }
-
-    /// The tripped interlocks whose hold is on the outlet `id`.
-    private func holders(of id: String, timers: IntegrationTimers) -> [ReefInterlockConfiguration] {
-        interlocks.filter { interlock in
-            state.withLock({ $0.statuses[interlock.key]?.phase }) == .tripped
-                && timers.pending(key: ReefTopics.interlockTimer(interlock.key))?.restore["outlet"]?.stringValue == id
-        }
-    }
-
     /// `interlock/<key>` for every interlock.
     func messages(pending: [PersistedTimer]) -> [(topic: String, message: StateMessage)] {
         let statuses = state.withLock { $0.statuses }
@@ -411,7 +361,7 @@ final class ReefInterlocks: Sendable {
         }
     }
 
-    private func metadata(_ interlock: ReefInterlockConfiguration) -> Logger.Metadata {
+    func metadata(_ interlock: ReefInterlockConfiguration) -> Logger.Metadata {
         ["interlock": "\(interlock.key)", "probe": "\(interlock.probe)", "outlet": "\(interlock.outlet)", "above": "\(interlock.rule.above)"]
     }
 }
