@@ -56,7 +56,7 @@ struct OutletInterlock: Sendable, Equatable {
     func phase(value: Double?, readAt: Date?, failed: Bool, now: Date, in phase: Phase, watchingSince: Date? = nil) -> Phase {
         // A stale or failed probe holds what it does: it is no proof the heater cooled, nor that it
         // overheats; unless the interlock is to fail safe.
-        guard let readAt, let value, !failed, now.timeIntervalSince(readAt) <= Double(staleAfter.components.seconds) else {
+        guard let readAt, let value, !probeLost(readAt: readAt, failed: failed, now: now, watchingSince: readAt) else {
             if phase == .armed, onProbeLost == .off, let watchingSince,
                probeLost(readAt: readAt, failed: failed, now: now, watchingSince: watchingSince) {
                 return .tripped
