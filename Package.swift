@@ -86,7 +86,7 @@ let package = Package(
 
         // UniFi Network's Integration API: the client, and an HTTPS simulator for tests and the demo.
         .target(name: "UniFiAPI", dependencies: [
-            "UpstreamHTTP", "JSONDocument", "PlainText",
+            "BridgeRuntime", "UpstreamHTTP", "JSONDocument", "PlainText",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -324,7 +324,7 @@ let package = Package(
             "PiHoleTestSupport", "BellasReefSimulator", "UniFiTestSupport", "UpstreamHTTP", "JSONDocument",
         ]),
         .testTarget(name: "UniFiAPITests", dependencies: [
-            "UniFiAPI", "UniFiSimulator", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",
+            "UniFiAPI", "UniFiSimulator", "BridgeRuntime", "UpstreamHTTP", "TLSTestSupport", "JSONDocument",
         ]),
         .testTarget(name: "PiHoleIntegrationTests", dependencies: [
             "PiHoleIntegration", "PiHoleAPI", "PiHoleSimulator", "BridgeCore", "MQTT", "MQTTTestSupport", "BridgeTestSupport",

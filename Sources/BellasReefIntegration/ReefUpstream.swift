@@ -81,7 +81,7 @@ final class ReefUpstream: Sendable {
     /// The client, made on first use with the HTTP client of the one place below.
     private func client() async throws -> BellasReefClient {
         if let api = connected.withLock({ $0?.api }) { return api }
-        let http = try await UpstreamHTTPClient.make(baseURL: connection.coreURL, tls: tls)
+        let http = try await UpstreamHTTPClient.make(baseURL: connection.coreURL, tls: tls, clock: clock)
         // Another caller may have connected meanwhile: keep one client (one token).
         let (api, spare) = connected.withLock { connected -> (BellasReefClient, UpstreamHTTPClient?) in
             if let connected { return (connected.api, http) }

@@ -19,10 +19,13 @@ public protocol BridgeClock: Sendable {
 }
 
 /// What an alarm is for. A test clock tells a task that waits (`wait`) from one that runs under
-/// a bound (`limit`: a time limit, a slow notice), which is still busy.
+/// a bound, which is still busy: `limit` (a time limit, a slow notice: the work under it may wait
+/// on the clock itself) or `request` (an exchange with another machine, which waits on nothing the
+/// clock moves: the clock is not settled while one is in flight).
 public enum AlarmKind: Sendable {
     case wait
     case limit
+    case request
 }
 
 /// An alarm set on a ``BridgeClock``.

@@ -45,6 +45,9 @@ public final class ManualClock: BridgeClock {
     /// test that must know a loop waits asks this.
     public var waitingTasks: Int { state.withLock { $0.alarms.values.count { $0.kind == .wait } } }
 
+    /// Requests to other machines under a deadline on this clock, not yet answered.
+    public var requestsInFlight: Int { state.withLock { $0.alarms.values.count { $0.kind == .request } } }
+
     public func alarm(at deadline: ContinuousClock.Instant, _ kind: AlarmKind, _ fire: @escaping @Sendable () -> Void) -> ClockAlarm {
         let id: Int? = state.withLock { state in
             guard deadline > startedAt + state.elapsed else { return nil }
@@ -67,12 +70,15 @@ public final class ManualClock: BridgeClock {
     /// Moves time on by `amount` and fires the alarms due by then, earliest first, once what the
     /// last advance (or a command) woke waits again; returns once what these woke waits again.
     ///
-    /// "Waits again" is judged by the alarms of kind `wait`, as the bridge's tasks tell nothing
-    /// else: their number has not changed for `quiet` of real time, and is back to what it was
-    /// before. A task that runs under a time limit or a slow notice is busy, not waiting: those
-    /// alarms are not counted, so a poll whose request is in flight is not taken for settled.
+    /// "Waits again" is judged by the alarms, as the bridge's tasks tell nothing else: the number
+    /// of kind `wait` has not changed for `quiet` of real time and is back to what it was before,
+    /// and no request is in flight. A task that runs under a time limit or a slow notice is busy,
+    /// not waiting: those alarms are not counted. A request's deadline is, so that a poll whose
+    /// request is in flight is not taken for settled, even while another task's wait stands in
+    /// for its own; and no advance moves time past a deadline while its request is still out.
     /// - Throws: ``Unsettled`` when that takes longer than `settling` of real time (a loop that
-    ///   no longer waits, or an alarm that wakes nothing that waits again).
+    ///   no longer waits, a request never answered, or an alarm that wakes nothing that waits
+    ///   again).
     public func advance(by amount: Duration, quiet: Duration = .milliseconds(30), settling: Duration = .seconds(10)) async throws {
         let limit = ContinuousClock.now + settling
         let before = try await quietAlarmCount(quiet: quiet, limit: limit, atLeast: 0)
@@ -87,24 +93,28 @@ public final class ManualClock: BridgeClock {
         _ = try await quietAlarmCount(quiet: quiet, limit: limit, atLeast: before)
     }
 
-    /// The number of waiting tasks, once it has not changed for `quiet` and is at least `atLeast`.
+    /// The number of waiting tasks, once it and the number of requests in flight have not changed
+    /// for `quiet`, it is at least `atLeast` and no request is in flight.
     private func quietAlarmCount(quiet: Duration, limit: ContinuousClock.Instant, atLeast: Int) async throws -> Int {
-        var count = waitingTasks
+        var count = (waitingTasks, requestsInFlight)
         var since = ContinuousClock.now
         // Polled: see above.
-        while count < atLeast || ContinuousClock.now - since < quiet {
-            guard ContinuousClock.now < limit else { throw Unsettled(expected: atLeast, set: count) }
+        while count.0 < atLeast || count.1 > 0 || ContinuousClock.now - since < quiet {
+            guard ContinuousClock.now < limit else { throw Unsettled(expected: atLeast, set: count.0, inFlight: count.1) }
             try await Task.sleep(for: .milliseconds(2))
-            let now = waitingTasks
+            let now = (waitingTasks, requestsInFlight)
             if now != count { (count, since) = (now, .now) }
         }
-        return count
+        return count.0
     }
 
     public struct Unsettled: Error, CustomStringConvertible {
         public let expected: Int
         public let set: Int
-        public var description: String { "after an advance, \(set) of \(expected) tasks waited again" }
+        public let inFlight: Int
+        public var description: String {
+            "after an advance, \(set) of \(expected) tasks waited again, \(inFlight) requests still in flight"
+        }
     }
 
     /// Steps the wall clock alone, as NTP would; waits are not moved.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import BridgeRuntime
 import NIOCore
 import NIOHTTP1
 import UpstreamHTTP
@@ -33,10 +34,10 @@ extension PiHoleClient {
     }
 
     /// An HTTP client for `connection`, TLS trust as its `tls` says (a pin is checked now).
-    /// The caller owns it and must `shutdown()` it.
-    public static func makeHTTPClient(for connection: PiHoleConnection) async throws -> UpstreamHTTPClient {
+    /// The caller owns it and must `shutdown()` it. Its requests' deadlines are on `clock`.
+    public static func makeHTTPClient(for connection: PiHoleConnection, clock: any BridgeClock = .system) async throws -> UpstreamHTTPClient {
         do {
-            return try await UpstreamHTTPClient.make(baseURL: connection.baseURL, tls: connection.tls)
+            return try await UpstreamHTTPClient.make(baseURL: connection.baseURL, tls: connection.tls, clock: clock)
         } catch {
             throw PiHoleError(.tls, error.message)
         }

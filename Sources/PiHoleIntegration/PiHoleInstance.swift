@@ -39,13 +39,17 @@ actor PiHoleInstance {
     /// The slower reads failing now, so that each failure is logged once.
     var detailErrors: [PiHoleDetailRead: String] = [:]
 
+    /// What its requests' deadlines are measured on: the bridge's clock.
+    private let clock: any BridgeClock
+
     /// A descriptive read that failed is retried this rarely: it must not cost a request every poll.
     static let descriptionRetryInterval: Duration = .seconds(3600)
 
-    init(id: String, connection: PiHoleConnection, logger: Logger, metrics: UpstreamMetrics) {
+    init(id: String, connection: PiHoleConnection, logger: Logger, metrics: UpstreamMetrics, clock: any BridgeClock) {
         self.id = id
         self.connection = connection
         self.metrics = metrics
+        self.clock = clock
         var logger = logger
         logger[metadataKey: "pihole"] = "\(id)"
         self.logger = logger
@@ -79,7 +83,7 @@ actor PiHoleInstance {
             try? await stale.http.shutdown()
         }
         if let connected { return connected.api }
-        let http = try await PiHoleClient.makeHTTPClient(for: connection)
+        let http = try await PiHoleClient.makeHTTPClient(for: connection, clock: clock)
         // Another caller may have connected while this one waited: keep one client (one session).
         if let connected {
             try? await http.shutdown()

@@ -42,7 +42,7 @@ final class PiHoleIntegration: Integration {
         instances = configuration.instances.map {
             PiHoleInstance(
                 id: $0.id, connection: $0.connection, logger: environment.logger,
-                metrics: environment.metrics.upstream(integration: PiHoleTopics.name, instance: $0.id))
+                metrics: environment.metrics.upstream(integration: PiHoleTopics.name, instance: $0.id), clock: environment.clock)
         }
     }
 

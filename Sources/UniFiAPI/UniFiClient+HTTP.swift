@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import BridgeRuntime
 import JSONDocument
 import NIOCore
 import NIOHTTP1
@@ -55,10 +56,10 @@ extension UniFiClient {
     }
 
     /// An HTTP client for `connection`, TLS trust as its `tls` says (a pin is checked now).
-    /// The caller owns it and must `shutdown()` it.
-    public static func makeHTTPClient(for connection: UniFiConnection) async throws -> UpstreamHTTPClient {
+    /// The caller owns it and must `shutdown()` it. Its requests' deadlines are on `clock`.
+    public static func makeHTTPClient(for connection: UniFiConnection, clock: any BridgeClock = .system) async throws -> UpstreamHTTPClient {
         do {
-            return try await UpstreamHTTPClient.make(baseURL: connection.controllerURL, tls: connection.tls)
+            return try await UpstreamHTTPClient.make(baseURL: connection.controllerURL, tls: connection.tls, clock: clock)
         } catch {
             throw UniFiError.mapping(error)
         }

@@ -15,6 +15,8 @@ actor UniFiController {
     private let configuration: UniFiConfiguration.Controller
     let logger: Logger
     let metrics: UpstreamMetrics
+    /// What its requests' deadlines are measured on: the bridge's clock.
+    private let clock: any BridgeClock
     private var connected: (http: UpstreamHTTPClient, api: UniFiClient, site: UniFiSite)?
     /// Set after a TLS failure of the client in `connected`, which may be a changed certificate:
     /// the next request probes and checks the pin again rather than failing the same way forever.
@@ -39,10 +41,11 @@ actor UniFiController {
         var voucherError: String?
     }
 
-    init(configuration: UniFiConfiguration.Controller, logger: Logger, metrics: UpstreamMetrics) {
+    init(configuration: UniFiConfiguration.Controller, logger: Logger, metrics: UpstreamMetrics, clock: any BridgeClock) {
         id = configuration.id
         self.configuration = configuration
         self.metrics = metrics
+        self.clock = clock
         var logger = logger
         logger[metadataKey: "controller"] = "\(configuration.id)"
         self.logger = logger
@@ -126,7 +129,7 @@ actor UniFiController {
         }
         if let connected { return (connected.api, connected.site) }
         guard !isShutDown else { throw CancellationError() }
-        let http = try await UniFiClient.makeHTTPClient(for: configuration.connection)
+        let http = try await UniFiClient.makeHTTPClient(for: configuration.connection, clock: clock)
         let api = UniFiClient(connection: configuration.connection, httpClient: http, logger: logger)
         let info: UniFiInfo, site: UniFiSite
         do {

@@ -39,7 +39,7 @@ final class UniFiIntegration: Integration {
         controllers = configuration.controllers.map {
             UniFiController(
                 configuration: $0, logger: environment.logger,
-                metrics: environment.metrics.upstream(integration: UniFiTopics.name, instance: $0.id))
+                metrics: environment.metrics.upstream(integration: UniFiTopics.name, instance: $0.id), clock: environment.clock)
         }
     }
 

@@ -14,6 +14,8 @@ import NIOSSL
 /// compression.
 public final class UpstreamHTTPClient: Sendable {
     private let pool: ConnectionPool
+    /// What requests' deadlines are measured on.
+    private let clock: any BridgeClock
 
     /// A connect that takes longer fails: the upstreams are on the home's network.
     static let connectTimeout: Duration = .seconds(5)
@@ -24,26 +26,35 @@ public final class UpstreamHTTPClient: Sendable {
     /// No TLS for `http://` URLs; `https://` ones are trusted as `tls` says (`nil`: refused).
     /// Its connections live on `loop`: the bridge's, but for a test's client of a simulator, which
     /// keeps off the one loop that every bridge a test process runs shares.
-    /// Connections idle for `idleTimeout` are closed.
-    public init(tls: TLSConfiguration?, loop: any EventLoop = BridgeEventLoop.loop, idleTimeout: Duration = idleTimeout) throws {
+    /// Connections idle for `idleTimeout` are closed. Requests' deadlines are on `clock`: the
+    /// bridge's, so that a test on virtual time knows when one is in flight (the connect timeout
+    /// and the idle timeout stay on the machine's time).
+    public init(
+        tls: TLSConfiguration?, loop: any EventLoop = BridgeEventLoop.loop, idleTimeout: Duration = idleTimeout,
+        clock: any BridgeClock = .system
+    ) throws {
         pool = ConnectionPool(
             loop: loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: Self.connectTimeout.timeAmount,
             idleTimeout: idleTimeout.timeAmount)
+        self.clock = clock
     }
 
     /// A client for `baseURL`: no TLS for `http://`; for `https://`, trust as `tls` says. The caller
-    /// owns it and must `shutdown()` it. Its connections live on `BridgeEventLoop.loop`.
+    /// owns it and must `shutdown()` it. Its connections live on `BridgeEventLoop.loop`, its
+    /// requests' deadlines on `clock`.
     ///
     /// For `.pinned`, the server's certificate is read first and compared with the pin (a mismatch
     /// throws, showing both fingerprints); the client then trusts exactly that certificate, as
     /// its only trust root (hostname not checked: appliance certificates rarely name the address
     /// they are reached by), so that any later connection presenting another certificate fails
     /// verification in the TLS handshake.
-    public static func make(baseURL: String, tls: UpstreamTLS) async throws(UpstreamError) -> UpstreamHTTPClient {
+    public static func make(baseURL: String, tls: UpstreamTLS, clock: any BridgeClock = .system) async throws(UpstreamError)
+        -> UpstreamHTTPClient
+    {
         let endpoint = try UpstreamEndpoint(url: baseURL)
         let configuration = endpoint.isHTTPS ? try await tlsConfiguration(tls, endpoint: endpoint) : nil
         do {
-            return try UpstreamHTTPClient(tls: configuration)
+            return try UpstreamHTTPClient(tls: configuration, clock: clock)
         } catch {
             throw UpstreamError(.unusableSettings, "the TLS settings for \(baseURL) cannot be used: \(error)")
         }
@@ -73,12 +84,12 @@ public final class UpstreamHTTPClient: Sendable {
         let exchange = Exchange(
             target: target, head: HTTPRequestHead(version: .http1_1, method: method, uri: target.pathAndQuery, headers: headers),
             body: body, maxBodySize: maxBodySize, successBodyTo: successBodyTo, loop: pool.loop)
-        let pool = pool
+        let (pool, clock) = (pool, clock)
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 pool.onLoop {
                     guard exchange.begin(deliver: { continuation.resume(with: $0) }) else { return }
-                    exchange.startDeadline(timeout.timeAmount, describedAs: "\(timeout)")
+                    exchange.startDeadline(timeout, on: clock)
                     pool.start(exchange)
                 }
             }

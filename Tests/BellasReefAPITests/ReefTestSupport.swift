@@ -1,5 +1,6 @@
 import BellasReefAPI
 import BellasReefSimulator
+import BridgeRuntime
 import Foundation
 import Logging
 import NIOCore
@@ -28,8 +29,8 @@ struct ReefFixture {
 /// connects fail at once), on a loop of NIO's own group: the bridge's one loop is shared by
 /// every bridge the test process runs, and under the full suite its latency failed the timing
 /// of the token and backoff tests here.
-func makeTestHTTPClient() throws -> UpstreamHTTPClient {
-    try UpstreamHTTPClient(tls: nil, loop: MultiThreadedEventLoopGroup.singleton.next())
+func makeTestHTTPClient(clock: any BridgeClock = .system) throws -> UpstreamHTTPClient {
+    try UpstreamHTTPClient(tls: nil, loop: MultiThreadedEventLoopGroup.singleton.next(), clock: clock)
 }
 
 /// A started simulator and a client of its three services; torn down afterwards.
@@ -37,20 +38,20 @@ func withReef(
     options: BellasReefSimulator.Options = .init(),
     outlets: [SimulatedOutlet] = SimulatedOutlet.observed,
     clientPassword: String? = nil,
-    // Generous: not what a test waits for when all is well, but a loaded machine running every
-    // suite at once was seen to take over 5 s for a loopback answer. Timeout tests set their own.
-    requestTimeout: Duration = .seconds(20),
+    // nil: the client's deadlines are on a clock nobody moves, so that no answer fails by time
+    // however loaded the machine. Timeout tests set one, on the machine's clock.
+    requestTimeout: Duration? = nil,
     /// The client's wall clock, which judges its token's `exp` (the simulator's is `options.now`).
     now: @escaping @Sendable () -> Date = { Date() },
     _ body: (ReefFixture) async throws -> Void
 ) async throws {
     let simulator = BellasReefSimulator(options: options, outlets: outlets)
     try await simulator.start()
-    let http = try makeTestHTTPClient()
+    let http = try makeTestHTTPClient(clock: requestTimeout == nil ? ManualClock() : .system)
     let connection = BellasReefConnection(
         coreURL: simulator.baseURL(.core), temperatureURL: simulator.baseURL(.temperature),
         outletURL: simulator.baseURL(.outlets), username: options.username,
-        password: clientPassword ?? options.password, requestTimeout: requestTimeout)
+        password: clientPassword ?? options.password, requestTimeout: requestTimeout ?? .seconds(10))
     var logger = Logger(label: "test.reef")
     logger.logLevel = .critical
     let client = BellasReefClient(connection: connection, httpClient: http, logger: logger, now: now)

@@ -73,4 +73,30 @@ import Testing
         loop.cancel()
         await loop.value
     }
+
+    /// A loop woken by an advance whose request is in flight while another task's wait stands in
+    /// for its own (the count of waiting tasks is back where it was): the advance still returns
+    /// only after the answer.
+    @Test func aRequestInFlightKeepsTheClockUnsettledThoughTheWaitsAddUp() async throws {
+        let clock = ManualClock()
+        let answered = Atomic(false)
+        let loop = Task {
+            await clock.sleep(until: clock.now + .seconds(1))
+            let standIn = clock.alarm(at: clock.now + .seconds(60), .wait) {}
+            let request = clock.alarm(at: clock.now + .seconds(10), .request) {}
+            // A real delay: the answer on its way, which no virtual time moves.
+            try? await Task.sleep(for: .milliseconds(300))
+            request.cancel()
+            answered.store(true, ordering: .sequentiallyConsistent)
+            standIn.cancel()
+            await clock.sleep(until: clock.now + .seconds(60))
+        }
+        while clock.waitingTasks == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        try await clock.advance(by: .seconds(1))
+        let wasAnswered = answered.load(ordering: .sequentiallyConsistent)
+        #expect(wasAnswered)
+        #expect(clock.requestsInFlight == 0)
+        loop.cancel()
+        await loop.value
+    }
 }

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import BridgeRuntime
 import BridgeTestSupport
 import Foundation
 import Logging
@@ -20,9 +21,9 @@ func withFixture(
     password: String = "correct horse",
     clientPassword: String? = nil,
     clock: PiHoleSimulatorClock = .system,
-    // Generous: not what a test waits for when all is well, but a loaded machine running every
-    // suite at once was seen to take over 5 s for a loopback answer. Timeout tests set their own.
-    requestTimeout: Duration = .seconds(20),
+    // nil: the client's deadlines are on a clock nobody moves, so that no answer fails by time
+    // however loaded the machine. Timeout tests set one, on the machine's clock.
+    requestTimeout: Duration? = nil,
     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
     _ body: (Fixture) async throws -> Void
 ) async throws {
@@ -31,8 +32,8 @@ func withFixture(
     let logs = LogCapture()
     let logger = logs.logger("test.pihole")
     let connection = PiHoleConnection(
-        baseURL: simulator.baseURL, password: clientPassword ?? password, requestTimeout: requestTimeout)
-    let http = try await PiHoleClient.makeHTTPClient(for: connection)
+        baseURL: simulator.baseURL, password: clientPassword ?? password, requestTimeout: requestTimeout ?? .seconds(10))
+    let http = try await PiHoleClient.makeHTTPClient(for: connection, clock: requestTimeout == nil ? ManualClock() : .system)
     let client = PiHoleClient(connection: connection, httpClient: http, logger: logger, now: now)
     let fixture = Fixture(simulator: simulator, http: http, client: client, logs: logs, password: clientPassword ?? password)
     do {

@@ -1,3 +1,4 @@
+import BridgeRuntime
 import Foundation
 import JSONDocument
 import Logging
@@ -31,9 +32,9 @@ struct UniFiFixture {
 /// pins its certificate; torn down afterwards.
 func withUniFi(
     clientKey: String = "sim-api-key",
-    // Generous: not what a test waits for when all is well, but a loaded machine running every
-    // suite at once was seen to take over 5 s for a loopback answer. Timeout tests set their own.
-    requestTimeout: Duration = .seconds(20),
+    // nil: the client's deadlines are on a clock nobody moves, so that no answer fails by time
+    // however loaded the machine. Timeout tests set one, on the machine's clock.
+    requestTimeout: Duration? = nil,
     prepare: (UniFiSimulator) -> Void = { $0.addDowntimeExamples() },
     _ body: (UniFiFixture) async throws -> Void
 ) async throws {
@@ -42,9 +43,9 @@ func withUniFi(
     try await simulator.start()
     let certificate = try #require(simulator.certificate)
     let connection = UniFiConnection(
-        controllerURL: simulator.controllerURL, apiKey: clientKey, requestTimeout: requestTimeout,
+        controllerURL: simulator.controllerURL, apiKey: clientKey, requestTimeout: requestTimeout ?? .seconds(10),
         tls: .pinned(try CertificateFingerprint(parsing: certificate.opensslFingerprint)))
-    let http = try await UniFiClient.makeHTTPClient(for: connection)
+    let http = try await UniFiClient.makeHTTPClient(for: connection, clock: requestTimeout == nil ? ManualClock() : .system)
     let fixture = UniFiFixture(
         simulator: simulator, http: http, client: UniFiClient(connection: connection, httpClient: http, logger: Logger(label: "test.unifi")))
     do {

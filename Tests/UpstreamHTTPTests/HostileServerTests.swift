@@ -1,3 +1,4 @@
+import BridgeRuntime
 import MQTTTestSupport
 import NIOCore
 import SimulatorSupport
@@ -158,6 +159,22 @@ import UpstreamHTTP
         try await expectFailure(.timedOut, from: .silence, timeout: .seconds(1))
     }
 
+    /// The deadline is on the client's clock: on a test's clock, nothing but an advance ends it,
+    /// and an advance does not go past it while the answer is awaited.
+    @Test func aRequestsDeadlineIsOnTheClientsClock() async throws {
+        let clock = ManualClock()
+        try await withServer({ _ in .silence }, clock: clock) { server, client in
+            let request = Task { try await client.get(server, "/", timeout: .milliseconds(1)) }
+            // Polled: the request is made on the client's loop.
+            while clock.requestsInFlight == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            await #expect(throws: ManualClock.Unsettled.self) { try await clock.advance(by: .seconds(1), settling: .milliseconds(300)) }
+            #expect(clock.requestsInFlight == 1, "still awaited, not timed out by the machine's time")
+            request.cancel()
+            await #expect(throws: CancellationError.self) { try await request.value }
+            #expect(clock.requestsInFlight == 0)
+        }
+    }
+
     /// `failure` for the first request of every connection the server takes; the client closes
     /// the connection, and a request to a server that answers well works at once.
     private func expectFailure(_ code: UpstreamError.Code, from failure: RawTCPServer.Action, timeout: Duration = .seconds(20)) async throws {
@@ -187,11 +204,11 @@ extension UpstreamHTTPClient {
 /// A raw server answering as `script` says, and a client of it, for the length of `body`.
 private func withServer(
     _ script: @escaping RawTCPServer.Script, idleTimeout: Duration = UpstreamHTTPClient.idleTimeout,
-    _ body: (RawTCPServer, UpstreamHTTPClient) async throws -> Void
+    clock: any BridgeClock = .system, _ body: (RawTCPServer, UpstreamHTTPClient) async throws -> Void
 ) async throws {
     let server = RawTCPServer(script)
     try await server.start()
-    let client = try UpstreamHTTPClient(tls: nil, idleTimeout: idleTimeout)
+    let client = try UpstreamHTTPClient(tls: nil, idleTimeout: idleTimeout, clock: clock)
     do {
         try await body(server, client)
     } catch {

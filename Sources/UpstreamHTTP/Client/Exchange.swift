@@ -1,3 +1,4 @@
+import BridgeRuntime
 import NIOCore
 import NIOHTTP1
 
@@ -22,7 +23,7 @@ final class Exchange: @unchecked Sendable {
     private var deliver: ((Result<CollectedResponse, any Error>) -> Void)?
     private var early: Result<CollectedResponse, any Error>?
     private(set) var isSettled = false
-    private var deadline: Scheduled<Void>?
+    private var deadline: ClockAlarm?
     /// The connection carrying it, once it has one: what a timeout or a cancellation closes.
     var connection: (any Channel)?
     /// Whether that connection had carried an exchange before this one (a kept-alive one, which
@@ -56,14 +57,23 @@ final class Exchange: @unchecked Sendable {
         return true
     }
 
-    /// The whole exchange, connecting included, within `timeout`: then it fails and its
-    /// connection is closed (a connection with half an answer on it is of no further use).
-    func startDeadline(_ timeout: TimeAmount, describedAs limit: String) {
-        deadline = loop.scheduleTask(in: timeout) { [self] in
-            let connection = connection
-            settle(.failure(UpstreamError(.timedOut, "no complete answer within \(limit)")))
-            connection?.close(promise: nil)
+    /// The whole exchange, connecting included, within `timeout` on `clock`: then it fails and
+    /// its connection is closed (a connection with half an answer on it is of no further use).
+    func startDeadline(_ timeout: Duration, on clock: any BridgeClock) {
+        deadline = clock.alarm(at: clock.now + timeout, .request) { [self, loop] in
+            // The system clock fires on this loop; a test's clock on the task that moves it.
+            if loop.inEventLoop {
+                expire(after: timeout)
+            } else {
+                loop.execute { self.expire(after: timeout) }
+            }
         }
+    }
+
+    private func expire(after timeout: Duration) {
+        let connection = connection
+        settle(.failure(UpstreamError(.timedOut, "no complete answer within \(timeout)")))
+        connection?.close(promise: nil)
     }
 
     /// Delivers `result` unless something else already settled the exchange.
