@@ -42,7 +42,12 @@ struct ReefDiscovery {
                     "payload_off": "offline", "device_class": "connectivity", "entity_category": "diagnostic",
                 ])
         }
-        return usage + connectivity + (hasFeed ? feedEntities : []) + guardEntities + interlockEntities
+        let health = services.flatMap { service in
+            UpstreamHealthEntities(topics: topics).entities(
+                instance: service.rawValue, objectIDPrefix: "reef_\(service.rawValue)", device: device,
+                label: "\(service.rawValue.capitalized) service")
+        }
+        return usage + connectivity + health + (hasFeed ? feedEntities : []) + guardEntities + interlockEntities
     }
 
     /// On while the probe is out of its limits, stale or failing; the alarm's fields as attributes.

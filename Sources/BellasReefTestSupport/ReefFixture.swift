@@ -81,11 +81,12 @@ public struct ReefFixture: Sendable {
     /// `body` at once, for a broker that is away.
     public func runBridgeWithoutObserver(yaml: String, waitingForOnline: Bool = true, _ body: () async throws -> Void) async throws {
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
+        let metrics = BridgeMetrics()
         let integration = try ReefIntegrationFactory().make(
-            section: configuration.section(ReefTopics.name), environment: IntegrationEnvironment(logger: testLogger("reef"), clock: clock))
+            section: configuration.section(ReefTopics.name), environment: IntegrationEnvironment(logger: testLogger("reef"), metrics: metrics, clock: clock))
         let scenes = try configuration.scenes(over: [integration!])
         try await withRunningBridge(
-            broker: broker, yaml: yaml, integrations: [integration!] + (scenes.map { [$0] } ?? []), clock: clock,
+            broker: broker, yaml: yaml, integrations: [integration!] + (scenes.map { [$0] } ?? []), metrics: metrics, clock: clock,
             waitingForOnline: waitingForOnline, body)
     }
 

@@ -23,7 +23,7 @@ public final class Bridge: Service {
     let source: ConfigurationSource?
     let client: MQTTClient
     let health = HealthRecorder()
-    private let metrics: BridgeMetrics
+    let metrics: BridgeMetrics
     private let timers: TimerStore
     private let responder: CommandResponder
     let discovery: DiscoveryPublisher?
@@ -34,7 +34,7 @@ public final class Bridge: Service {
     let isServing = Atomic<Bool>(false)
     /// Signalled when `isServing` is first set, for a reload asked during the start.
     let startedServing = Wakeup()
-    private let startedAt = ContinuousClock.now
+    private let startedAt: ContinuousClock.Instant
     /// Messages the dispatcher is done with (routed, or answered itself): see `readEveryCommand`.
     private let messagesHandled = Atomic<Int>(0)
     /// Signalled after each one, for `readEveryCommand` to wait on.
@@ -62,7 +62,9 @@ public final class Bridge: Service {
         self.logControl = logControl ?? LogControl(configuration.bridge)
         self.source = source
         self.activity = activity
-        timers = try TimerStore(directory: configuration.bridge.stateDirectory, logger: logger, clock: clock)
+        timers = try TimerStore(
+            directory: configuration.bridge.stateDirectory, logger: logger, clock: clock, changed: metrics.upstreamHealth.changed)
+        startedAt = clock.now
         var onPublish: (@Sendable (String, [UInt8], Bool) -> Void)?
         if let activity { onPublish = { topic, payload, retain in activity.published(topic, payload, retain: retain) } }
         client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger, onPublish: onPublish)
@@ -310,14 +312,17 @@ public final class Bridge: Service {
         }
     }
 
+    /// Every minute on the bridge's clock, and when an upstream starts or stops failing or a
+    /// restore is set or done.
     private func publishHealthEveryMinute() async {
+        let upstreams = metrics.upstreamHealth
         while !Task.isCancelled {
             let report = BridgeHealth(
-                uptime: ContinuousClock.now - startedAt, reconnects: client.reconnectCount,
-                lastSuccess: health.snapshot
+                uptime: timers.clock.now - startedAt, reconnects: client.reconnectCount,
+                lastSuccess: health.snapshot, upstreams: upstreams.snapshot, pendingRestores: timers.count
             )
             publishRetained(topics.health, report.payload.encoded())
-            try? await Task.sleep(for: .seconds(60))
+            await upstreams.changed.wait(atMost: .seconds(60), on: timers.clock)
         }
     }
 }

@@ -7,18 +7,29 @@ import Foundation
 import Glibc
 #endif
 
-/// The `bridge/health` report: is the bridge alive, how big is it, which upstreams answer.
+/// The `bridge/health` report: is the bridge alive, how big is it, which upstreams answer, what
+/// it still has to put back.
 struct BridgeHealth: Sendable {
     let uptime: Duration
     let reconnects: Int
     let lastSuccess: [String: Date]
+    let upstreams: [String: UpstreamHealth.Record]
+    let pendingRestores: Int
 
     var payload: JSONValue {
+        let date = { (date: Date?) in date.map { JSONValue.string($0.iso8601) } ?? .null }
         return [
             "uptime_seconds": .number(Double(uptime.components.seconds)),
             "resident_memory_bytes": Self.residentMemoryBytes.map { .number(Double($0)) } ?? .null,
             "mqtt_reconnects": .number(Double(reconnects)),
             "last_success": .object(lastSuccess.mapValues { .string($0.iso8601) }),
+            "upstreams": .object(upstreams.mapValues { record in
+                [
+                    "last_success": date(record.lastSuccess), "last_error": record.lastError.map(JSONValue.string) ?? .null,
+                    "last_error_at": date(record.lastErrorAt), "failing": .bool(record.isFailing),
+                ]
+            }),
+            "pending_restores": .number(Double(pendingRestores)),
         ]
     }
 

@@ -11,12 +11,14 @@ import ServiceLifecycle
 /// `configureObserver` sets up the client that watches for that (credentials on a broker with roles).
 /// `logControl`: the one `logger` was made through (`LogControl.logger(wrapping:)`), for tests of
 /// `bridge/request/log_level` and `bridge/logging`. `clock`: the bridge's, the integrations' too
-/// (a `ManualClock` for a test on virtual time). `waitingForOnline: false`: `body` starts at
-/// once, for a broker that is away.
+/// (a `ManualClock` for a test on virtual time). `metrics`: the integrations' (their
+/// `IntegrationEnvironment`'s), as in `home2mqtt run`: `bridge/health` reads their upstreams'
+/// from it. `waitingForOnline: false`: `body` starts at once, for a broker that is away.
 public func withRunningBridge<T: Sendable>(
     broker: TestBroker,
     yaml: String = "",
     integrations: [any Integration],
+    metrics: BridgeMetrics = BridgeMetrics(),
     logger: Logger = testLogger("bridge"),
     logControl: LogControl? = nil,
     clock: any BridgeClock = .system,
@@ -26,7 +28,7 @@ public func withRunningBridge<T: Sendable>(
 ) async throws -> T {
     let bridge = try Bridge(
         configuration: try testConfiguration(broker: broker, yaml: yaml),
-        integrations: integrations, logger: logger, logControl: logControl, clock: clock
+        integrations: integrations, metrics: metrics, logger: logger, logControl: logControl, clock: clock
     )
     let group = ServiceGroup(services: [bridge], logger: testLogger("service-group"))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in

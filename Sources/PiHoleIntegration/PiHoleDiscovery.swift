@@ -9,7 +9,10 @@ struct PiHoleDiscovery {
     let configuration: PiHoleConfiguration
 
     var entities: [DiscoveryEntity] {
-        var entities = configuration.instances.flatMap { instanceEntities($0.id) + detailEntities($0.id) }
+        let health = UpstreamHealthEntities(topics: topics)
+        var entities = configuration.instances.flatMap {
+            instanceEntities($0.id) + detailEntities($0.id) + health.entities(instance: $0.id, objectIDPrefix: "pihole_\($0.id)", device: device($0.id))
+        }
         if configuration.instances.count > 1 {
             entities.append(DiscoveryEntity(
                 component: "button", objectID: "pihole_all_pause", name: "Pause all", device: allDevice,

@@ -85,10 +85,13 @@ public struct PiHoleFixture: Sendable {
     /// Runs the bridge on `yaml`; `configureObserver` sets up the clients that watch it.
     public func runBridge(yaml: String, observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in }, _ body: (PiHoleFixture, Observer) async throws -> Void) async throws {
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
+        let metrics = BridgeMetrics()
         let integration = try PiHoleIntegrationFactory().make(
-            section: configuration.section("pihole"), environment: IntegrationEnvironment(logger: testLogger("pihole"), clock: clock)
+            section: configuration.section("pihole"), environment: IntegrationEnvironment(logger: testLogger("pihole"), metrics: metrics, clock: clock)
         )
-        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [integration!], clock: clock, observer: configureObserver) {
+        try await withRunningBridge(
+            broker: broker, yaml: yaml, integrations: [integration!], metrics: metrics, clock: clock, observer: configureObserver
+        ) {
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver) { observer in
                 try await body(self, observer)
             }

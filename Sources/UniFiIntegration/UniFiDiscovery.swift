@@ -8,15 +8,17 @@ struct UniFiDiscovery {
     let topics: IntegrationTopics
 
     func controllerEntities(_ controllers: [String]) -> [DiscoveryEntity] {
-        controllers.map { id in
+        let health = UpstreamHealthEntities(topics: topics)
+        return controllers.flatMap { id in
             // Connectivity must stay readable while the console is away: only the bridge's state gates it.
-            DiscoveryEntity(
+            [DiscoveryEntity(
                 component: "binary_sensor", objectID: "unifi_\(id)_connectivity", name: "Connectivity", device: device(id),
                 availabilityTopics: [],
                 options: [
                     "state_topic": .string(topics.topic(UniFiTopics.controllerAvailability(id))),
                     "payload_on": "online", "payload_off": "offline", "device_class": "connectivity", "entity_category": "diagnostic",
-                ])
+                ])]
+                + health.entities(instance: id, objectIDPrefix: "unifi_\(id)", device: device(id))
         }
     }
 

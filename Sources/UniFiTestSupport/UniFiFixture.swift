@@ -70,10 +70,13 @@ public struct UniFiFixture: Sendable {
     ) async throws {
         let yaml = yaml ?? self.yaml()
         let configuration = try testConfiguration(broker: broker, yaml: yaml)
+        let metrics = BridgeMetrics()
         let integration = try UniFiIntegrationFactory().make(
-            section: configuration.section("unifi"), environment: IntegrationEnvironment(logger: logs?.logger("unifi") ?? testLogger("unifi"), clock: clock))
+            section: configuration.section("unifi"),
+            environment: IntegrationEnvironment(logger: logs?.logger("unifi") ?? testLogger("unifi"), metrics: metrics, clock: clock))
         try await withRunningBridge(
-            broker: broker, yaml: yaml, integrations: [integration!], logger: logs?.logger("bridge") ?? testLogger("bridge"), clock: clock,
+            broker: broker, yaml: yaml, integrations: [integration!], metrics: metrics, logger: logs?.logger("bridge") ?? testLogger("bridge"),
+            clock: clock,
             observer: configureObserver
         ) {
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver) { observer in

@@ -42,6 +42,28 @@ struct HomeAssistantTests {
         #expect(setup.isEmpty, "Home Assistant's setup logged (scripts/install-home-assistant missed a requirement?):\n\(setup.joined(separator: "\n"))")
     }
 
+    /// The bridge's health on its own device and on each upstream's: the counts enabled, what
+    /// moves every minute (uptime, memory, each last success) off until a user turns it on.
+    @Test func theBridgesHealthShowsOnItsDevices() async throws {
+        let world = try HomeAssistantWorld.current
+        let restores = try await world.entityID(uniqueID: "home2mqtt_home_bridge_pending_restores")
+        let lastError = try await world.entityID(uniqueID: "home2mqtt_home_pihole_main_last_error")
+        let entries = try await world.homeAssistant.mqttEntities()
+        for uniqueID in ["bridge_uptime", "bridge_resident_memory", "pihole_main_last_success", "reef_outlets_last_success"] {
+            #expect(entries["home2mqtt_home_\(uniqueID)"]?["disabled_by"] == "integration", "\(uniqueID)")
+        }
+        for uniqueID in ["bridge_pending_restores", "bridge_mqtt_reconnects", "pihole_main_last_error", "unifi_home_last_error"] {
+            #expect(entries["home2mqtt_home_\(uniqueID)"]?["disabled_by"] == .null, "\(uniqueID)")
+        }
+        var states: [String: JSONValue] = [:]
+        try await waitUntil("the health sensors' states", timeout: .seconds(20), pollInterval: .milliseconds(500)) {
+            let all = try await world.homeAssistant.websocket(["type": "get_states"]).arrayValue ?? []
+            states = Dictionary(all.compactMap { state in state["entity_id"]?.stringValue.map { ($0, state) } }) { a, _ in a }
+            return Int(states[restores]?["state"]?.stringValue ?? "") != nil
+        }
+        #expect(states[lastError]?["state"]?.stringValue != nil, "\(String(describing: states[lastError]))")
+    }
+
     @Test func aSwitchTurnedInHomeAssistantReachesTheSimulator() async throws {
         let world = try HomeAssistantWorld.current
         let since = Date()

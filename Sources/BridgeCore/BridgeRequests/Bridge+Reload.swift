@@ -113,6 +113,7 @@ extension Bridge {
         await retire(run)
         events.availability.forget(integration: run.name)
         health.forget(integration: run.name)
+        metrics.upstreamHealth.forget(integration: run.name)
         await discovery?.removeEntities(of: run.name)
         for topic in run.context.retained.all.sorted() { await run.context.clearState(topic) }
     }

@@ -26,6 +26,29 @@ public struct DiscoveryConfig: Sendable {
         )
     }
 
+    /// The bridge's device: its connection, and what `bridge/health` says of the bridge itself as
+    /// diagnostics, those that move every minute off until a user turns them on.
+    var bridgeEntities: [DiscoveryEntity] {
+        let sensor = { (objectID: String, name: String, field: String, options: [String: JSONValue]) in
+            DiscoveryEntity(
+                component: "sensor", objectID: objectID, name: name, device: bridgeDevice, availabilityTopics: [],
+                options: options.merging([
+                    "state_topic": .string(bridgeTopics.health), "value_template": ValueTemplate.field(field), "entity_category": "diagnostic",
+                ]) { own, _ in own })
+        }
+        return [
+            bridgeEntity,
+            sensor("bridge_uptime", "Uptime", "uptime_seconds", [
+                "device_class": "duration", "unit_of_measurement": "s", "enabled_by_default": false,
+            ]),
+            sensor("bridge_resident_memory", "Resident memory", "resident_memory_bytes", [
+                "device_class": "data_size", "unit_of_measurement": "B", "state_class": "measurement", "enabled_by_default": false,
+            ]),
+            sensor("bridge_mqtt_reconnects", "MQTT reconnects", "mqtt_reconnects", ["state_class": "total_increasing", "icon": "mdi:lan-disconnect"]),
+            sensor("bridge_pending_restores", "Pending restores", "pending_restores", ["state_class": "measurement", "icon": "mdi:timer-sand"]),
+        ]
+    }
+
     public func uniqueID(_ entity: DiscoveryEntity) -> String {
         "\(topics.nodeID)_\(entity.objectID)"
     }

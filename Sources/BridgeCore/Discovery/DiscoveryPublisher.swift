@@ -41,7 +41,7 @@ final class DiscoveryPublisher: Sendable {
         self.logger = logger
         var state = State(awaiting: runtimeIntegrations)
         state.declared = entities.mapValues { Self.messages(config, $0) }
-        state.declared[""] = Self.messages(config, [config.bridgeEntity])
+        state.declared[""] = Self.messages(config, config.bridgeEntities)
         self.state = Mutex(state)
     }
 

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import CoreMetrics
 
 /// The bridge's metrics, made from the factory the process chose (a Prometheus registry behind
@@ -8,6 +13,8 @@ import CoreMetrics
 public struct BridgeMetrics: Sendable {
     let handles: MetricHandles
     var factory: any MetricsFactory { handles.factory }
+    /// What each upstream's requests last did, whatever the factory: `bridge/health` reads it.
+    public let upstreamHealth = UpstreamHealth()
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
         handles = MetricHandles(factory: factory)
@@ -30,7 +37,10 @@ public struct BridgeMetrics: Sendable {
 
     /// The metrics of one upstream device (`pihole`, `main`).
     public func upstream(integration: String, instance: String) -> UpstreamMetrics {
-        UpstreamMetrics(handles: handles, dimensions: [("integration", integration), ("instance", instance)])
+        let key = UpstreamHealth.key(integration: integration, instance: instance)
+        upstreamHealth.register(key)
+        return UpstreamMetrics(
+            handles: handles, dimensions: [("integration", integration), ("instance", instance)], health: upstreamHealth, key: key)
     }
 
     private static func command(_ integration: String, _ command: String) -> [(String, String)] {
@@ -46,21 +56,25 @@ struct CommandCounters: Sendable {
     let failed: Counter
 }
 
-/// Requests, latency, logins and availability of one upstream device. Its handles are made once,
-/// with the upstream: every request records through them.
+/// Requests, latency, logins and availability of one upstream device, and its last success and
+/// error. Its handles are made once, with the upstream: every request records through them.
 public struct UpstreamMetrics: Sendable {
     private let duration: Timer
     private let successes: Counter
     private let failures: Counter
     private let logins: Counter
     private let availability: Gauge
+    private let health: UpstreamHealth
+    private let key: String
 
-    init(handles: MetricHandles, dimensions: [(String, String)]) {
+    init(handles: MetricHandles, dimensions: [(String, String)], health: UpstreamHealth, key: String) {
         duration = handles.timer("home2mqtt_upstream_request_duration_seconds", dimensions)
         successes = handles.counter("home2mqtt_upstream_requests_total", dimensions + [("outcome", "success")])
         failures = handles.counter("home2mqtt_upstream_requests_total", dimensions + [("outcome", "failure")])
         logins = handles.counter("home2mqtt_upstream_logins_total", dimensions)
         availability = handles.gauge("home2mqtt_upstream_available", dimensions)
+        self.health = health
+        self.key = key
     }
 
     /// One API operation (a login it needed included) and whether it failed.
@@ -76,9 +90,12 @@ public struct UpstreamMetrics: Sendable {
         do {
             let value = try await operation()
             recordRequest(duration: .now - started, failed: false)
+            health.recordSuccess(key, at: Date())
             return value
         } catch {
             recordRequest(duration: .now - started, failed: true)
+            // A shutdown's, not the upstream's.
+            if !(error is CancellationError) { health.recordFailure(key, error, at: Date()) }
             throw error
         }
     }

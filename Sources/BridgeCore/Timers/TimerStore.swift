@@ -31,11 +31,13 @@ public final class TimerStore: Sendable {
     /// start: while the bridge runs, waits are measured on its monotonic clock, so a clock step
     /// (NTP, a dead RTC battery) moves no timer.
     let clock: any BridgeClock
+    /// Signalled when a timer is set or ends (what `bridge/health` counts).
+    private let changed: Wakeup?
 
     /// Opens (and creates) the state directory and reads the timers saved there. An unreadable
     /// file is logged and set aside, never a reason not to start.
     public init(
-        directory: String, logger: Logger, retryDelay: Duration = .seconds(15), clock: any BridgeClock = .system
+        directory: String, logger: Logger, retryDelay: Duration = .seconds(15), clock: any BridgeClock = .system, changed: Wakeup? = nil
     ) throws(ConfigError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -49,6 +51,7 @@ public final class TimerStore: Sendable {
         self.logger = logger
         self.retryDelay = retryDelay
         self.clock = clock
+        self.changed = changed
         var loaded: [PersistedTimer] = []
         do {
             loaded = try file.load()
@@ -82,6 +85,11 @@ public final class TimerStore: Sendable {
     /// Removes `timer` if it is still the one set for its key. - Returns: whether it was.
     func complete(_ timer: PersistedTimer) async throws -> Bool {
         try await change(timer.id) { $0.complete(timer) }
+    }
+
+    /// Every integration's pending timers.
+    var count: Int {
+        schedule.withLock { $0.entries.count }
     }
 
     func pending(integration: String) -> [PersistedTimer] {
@@ -127,7 +135,7 @@ public final class TimerStore: Sendable {
             }
         }
         guard mustSave else { return result }
-        return try await withCheckedThrowingContinuation { continuation in
+        let made = try await withCheckedThrowingContinuation { continuation in
             saves.async {
                 let made = Result { try self.saveThenMake(update) }
                 self.queuedSaves.withLock { queued in
@@ -136,6 +144,8 @@ public final class TimerStore: Sendable {
                 continuation.resume(with: made)
             }
         }
+        changed?.signal()
+        return made
     }
 
     /// On `saves`, so that no other change comes between the schedule read here and the one made.
