@@ -95,6 +95,8 @@ struct ReefDiscovery {
                 options: [
                     "state_topic": state, "device_class": "timestamp", "icon": "mdi:timer-sand",
                     "value_template": ValueTemplate.guarded("value_json.get('until') if value_json.get('active') else None"),
+                    // When each staged outlet comes back: after the feed's end, while it waits.
+                    "json_attributes_topic": state, "json_attributes_template": ValueTemplate.attributes("{'back_at': value_json.get('back_at') or {}}"),
                 ]),
         ]
     }

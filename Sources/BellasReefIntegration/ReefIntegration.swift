@@ -156,7 +156,7 @@ final class ReefIntegration: Integration {
         case .setOutlet(let target, _):
             return [services.state.read { $0.outlet(named: target)?.outlet.id } ?? "outlet/\(target)"]
         case .startFeed, .cancelFeed:
-            let names = configuration.feed?.outlets ?? []
+            let names = configuration.feed?.outlets.map(\.name) ?? []
             return Set(services.state.read { snapshot in names.compactMap { snapshot.outlet(named: $0)?.outlet.id } })
                 .union([ReefTopics.feed])
         case .refresh:

@@ -134,12 +134,24 @@ struct ReefPayloads {
         ]
     }
 
-    /// `base/reef/feed`: whether a feed runs, until when, and the outlets it turns off.
+    /// `base/reef/feed`: whether a feed runs, until when, the outlets it turns off, each one's
+    /// staged delay, and when those still waiting after a feed's end come back.
     func feedPayload(_ feed: ReefFeedConfiguration) -> JSONValue {
         let running = pending.first { $0.key == ReefTopics.feedTimer && !snapshot.completedRestores.contains($0) }
+        let restores = restores
+        let backAt = feed.outlets.compactMap { outlet -> (String, JSONValue)? in
+            guard let id = snapshot.outlet(named: outlet.name)?.outlet.id, let stage = restores[id],
+                  stage.restore[ReefFeed.stagedBy] == ReefFeed.feedMark
+            else { return nil }
+            return (outlet.name, Self.time(stage.dueAt))
+        }
         return [
             "active": .bool(running != nil), "until": Self.time(running?.dueAt),
-            "outlets": .array(feed.outlets.map(JSONValue.string)),
+            "outlets": .array(feed.outlets.map { .string($0.name) }),
+            "restore_after": .object(Dictionary(feed.outlets.filter { $0.restoreAfter > .zero }.map {
+                ($0.name, JSONValue.number(Double($0.restoreAfter.components.seconds)))
+            }) { first, _ in first }),
+            "back_at": .object(Dictionary(backAt) { first, _ in first }),
         ]
     }
 

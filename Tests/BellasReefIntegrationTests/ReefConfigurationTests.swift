@@ -24,10 +24,25 @@ import Testing
             ("reef:\n  url: http://x\n  password: b\n", "reef.username"),
             ("reef:\n  url: http://x\n  username: a\n  password: b\n  outlets_url: nowhere\n", "reef.outlets_url"),
             ("reef:\n  url: http://x\n  username: a\n  password: b\n  request_timeout: 0\n", "reef.request_timeout"),
+            (Self.feed("[Pump, {outlet: Skimmer, restore_after: 3601}]"), "reef.feed.outlets[1].restore_after"),
+            (Self.feed("[Pump, {outlet: Skimmer, after: 60}]"), "reef.feed.outlets[1].after"),
+            (Self.feed("[Pump, {restore_after: 60}]"), "reef.feed.outlets[1].outlet"),
+            (Self.feed("[Skimmer, {outlet: Skimmer, restore_after: 60}]"), "reef.feed.outlets[1].outlet"),
+            (Self.feed("[Pump, [Skimmer]]"), "reef.feed.outlets[1]"),
         ]
         for (yaml, key) in cases {
             let error = #expect(throws: ConfigError.self, "\(key)") { try configuration(yaml) }
             #expect(error?.key == key)
         }
+    }
+
+    private static func feed(_ outlets: String) -> String {
+        "reef:\n  url: http://x\n  username: a\n  password: b\n  feed:\n    outlets: \(outlets)\n"
+    }
+
+    /// A feed outlet is a name, or a name with a staged return.
+    @Test func aFeedOutletMayComeBackLater() throws {
+        let feed = try #require(try configuration(Self.feed("[\"Return Pump\", {outlet: Skimmer, restore_after: 300}]")).feed)
+        #expect(feed.outlets == [.init(name: "Return Pump", restoreAfter: .zero), .init(name: "Skimmer", restoreAfter: .seconds(300))])
     }
 }

@@ -81,6 +81,59 @@ import Testing
         }
     }
 
+    /// The heater back at the feed's end, the pump 30 s later, by a timer of its own that a
+    /// restart keeps; the feed's state and the pump's say when.
+    @Test func aStagedOutletComesBackAfterTheOthersAlsoAcrossARestart() async throws {
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
+            fixture.simulator.updateOutlet(Outlets.heater) { $0.isOn = true }
+            let yaml = "bridge:\n  state_dir: \(temporaryStateDirectory())\n" + ReefFixture.yaml(fixture.simulator) + Self.stagedYAML
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+                #expect(try await observer.command("home/reef/feed/start", #"{"for":10}"#)["status"] == "ok")
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+                try await fixture.virtualClock.advance(by: .seconds(10))
+                #expect(fixture.simulator.outlet(Outlets.heater)?.isOn == true)
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+                let backAt = fixture.clock.wallNow.addingTimeInterval(30).iso8601
+                let feed = try await observer.latest("home/reef/feed") { $0["active"] == false && $0["back_at"]?["Return Pump"] != nil }
+                #expect(feed["back_at"] == ["Return Pump": .string(backAt)])
+                #expect(feed["restore_after"] == ["Return Pump": 30])
+                _ = try await observer.latest("home/reef/outlet/return-pump") { $0["restore_at"] == .string(backAt) && $0["restore_state"] == "on" }
+            }
+            try await fixture.runBridge(yaml: yaml) { fixture, observer in
+                try await fixture.virtualClock.advance(by: .seconds(29))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+                try await fixture.virtualClock.advance(by: .seconds(1))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
+                _ = try await observer.latest("home/reef/feed") { $0["back_at"] == [:] }
+            }
+        }
+    }
+
+    /// A feed that starts while the pump waits for its staged return takes it over: the pump's
+    /// earlier return does not come during the new feed, and after it the pump is back as it was
+    /// before the first (on, though it was off when the second began).
+    @Test func aFeedDuringAStagedReturnTakesItOver() async throws {
+        try await ReefFixture.withLastingSimulator(clock: ManualClock()) { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.stagedYAML) { fixture, observer in
+                _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+                #expect(try await observer.command("home/reef/feed/start", #"{"for":10}"#)["status"] == "ok")
+                try await fixture.virtualClock.advance(by: .seconds(10))
+                let second = try await observer.command("home/reef/feed/start", #"{"for":40}"#)
+                #expect(second["status"] == "ok", "\(second)")
+                // The first feed's staged return was due now.
+                try await fixture.virtualClock.advance(by: .seconds(30))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+                try await fixture.virtualClock.advance(by: .seconds(10))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+                try await fixture.virtualClock.advance(by: .seconds(30))
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
+            }
+        }
+    }
+
+    static let stagedYAML = "  feed:\n    outlets: [Heater, {outlet: \"Return Pump\", restore_after: 30}]\n"
+
     @Test func badFeedCommandsSwitchNothing() async throws {
         try await run { fixture, observer in
             _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }

@@ -154,6 +154,32 @@ public struct ConfigSection: Sendable {
         }
     }
 
+    /// A list whose items are each a non-empty text (the short form) or a mapping (the long one,
+    /// a section whose keys name the item's path: `reef.feed.outlets[1].restore_after`); `nil`
+    /// when the key is absent.
+    public func textsOrSections(_ key: String) throws(ConfigError) -> [TextOrSection]? {
+        switch value(key) {
+        case nil: return nil
+        case .sequence(let items)?:
+            var result: [TextOrSection] = []
+            for (index, item) in items.enumerated() {
+                let path = "\(keyPath(key))[\(index)]"
+                switch item {
+                case .scalar(let text) where !text.isEmpty: result.append(.text(text, path: path))
+                case .mapping: result.append(.section(try ConfigSection(item, path: path)))
+                default: throw ConfigError(key: path, "must be a non-empty text or a mapping")
+                }
+            }
+            return result
+        default: throw ConfigError(key: keyPath(key), "must be a list")
+        }
+    }
+
+    public enum TextOrSection: Sendable {
+        case text(String, path: String)
+        case section(ConfigSection)
+    }
+
     /// A base URL (`http://` or `https://`, with a host), without a trailing slash.
     public func url(_ key: String) throws(ConfigError) -> String {
         let text = try requiredString(key)

@@ -37,7 +37,12 @@ struct FeedCommand: AsyncParsableCommand {
     }
 
     func describe(_ data: JSONValue, timeZone: TimeZone = .local, now: Date = Date()) -> [String] {
-        guard data["active"] == true else { return ["feeding ended: every feed outlet is back as it was"] }
+        guard data["active"] == true else {
+            let staged = (data["back_at"]?.objectValue ?? [:]).sorted { $0.key < $1.key }.map { outlet, at in
+                "  \(outlet): back at \(at.stringValue.flatMap { TextFormat.localTime($0, timeZone: timeZone, now: now) } ?? "?")"
+            }
+            return staged.isEmpty ? ["feeding ended: every feed outlet is back as it was"] : ["feeding ended: the feed outlets are back as they were, but"] + staged
+        }
         var lines = ["feeding"]
         if let until = data["until"]?.stringValue, let time = TextFormat.localTime(until, timeZone: timeZone, now: now) {
             lines[0] += " until \(time)"
