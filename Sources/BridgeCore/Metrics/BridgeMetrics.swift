@@ -14,7 +14,7 @@ public struct BridgeMetrics: Sendable {
     let handles: MetricHandles
     var factory: any MetricsFactory { handles.factory }
     /// What each upstream's requests last did, whatever the factory: `bridge/health` reads it.
-    public let upstreamHealth = UpstreamHealth()
+    let upstreamHealth = UpstreamHealth()
 
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
         handles = MetricHandles(factory: factory)

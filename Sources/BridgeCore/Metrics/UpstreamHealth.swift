@@ -10,11 +10,11 @@ import Synchronization
 ///
 /// One record per upstream (`pihole/main`, `reef/outlets`), kept as the metrics' handles are: an
 /// integration a reload makes anew carries on its predecessor's records.
-public final class UpstreamHealth: Sendable {
-    public struct Record: Sendable, Equatable {
-        public var lastSuccess: Date?
-        public var lastError: String?
-        public var lastErrorAt: Date?
+final class UpstreamHealth: Sendable {
+    struct Record: Sendable, Equatable {
+        var lastSuccess: Date?
+        var lastError: String?
+        var lastErrorAt: Date?
 
         /// Failing now: its last error is newer than its last success.
         var isFailing: Bool { lastErrorAt.map { $0 > lastSuccess ?? .distantPast } ?? false }
@@ -26,12 +26,10 @@ public final class UpstreamHealth: Sendable {
     private let records = Mutex<[String: Record]>([:])
     /// Signalled when an upstream first answers, starts failing, fails otherwise than before, or
     /// answers again: `bridge/health` goes out then, not only every minute.
-    public let changed = Wakeup()
-
-    public init() {}
+    let changed = Wakeup()
 
     /// An upstream's name in `bridge/health`.
-    public static func key(integration: String, instance: String) -> String {
+    static func key(integration: String, instance: String) -> String {
         "\(integration)/\(instance)"
     }
 
@@ -48,9 +46,10 @@ public final class UpstreamHealth: Sendable {
         }
     }
 
+    /// Of a registered upstream only: one a reload removed records nothing.
     func recordSuccess(_ key: String, at date: Date) {
         let isNews = records.withLock { records in
-            let record = records[key, default: Record()]
+            guard let record = records[key] else { return false }
             records[key]?.lastSuccess = date
             return record.lastSuccess == nil || record.isFailing
         }
@@ -60,7 +59,7 @@ public final class UpstreamHealth: Sendable {
     func recordFailure(_ key: String, _ error: any Error, at date: Date) {
         let message = String(String(describing: error).prefix(Self.errorLength))
         let isNews = records.withLock { records in
-            let record = records[key, default: Record()]
+            guard let record = records[key] else { return false }
             records[key]?.lastError = message
             records[key]?.lastErrorAt = date
             return !record.isFailing || record.lastError != message
@@ -68,7 +67,7 @@ public final class UpstreamHealth: Sendable {
         if isNews { changed.signal() }
     }
 
-    public var snapshot: [String: Record] {
+    var snapshot: [String: Record] {
         records.withLock { $0 }
     }
 }
