@@ -17,7 +17,7 @@ package enum UniFiWireFuzzing {
             _ = try? UniFiRule(kind: kind, raw: value)
         }
         _ = UniFiPage(value)?.data.map { item in
-            UniFiRuleKind.allCases.map { kind in try? UniFiRule(kind: kind, raw: item) }
+            (UniFiRuleKind.allCases.map { kind in try? UniFiRule(kind: kind, raw: item) }, UniFiVoucher(item), try? UniFiClient.guestNetworkName(item))
         }
     }
 }

@@ -29,6 +29,23 @@ extension UniFiController {
         }
     }
 
+    /// The names of the console's guest networks (enabled, with the captive portal a code is typed
+    /// into), for the answer that carries the code; `nil` when the console cannot say (one older
+    /// than the document of 10.5.66 has no Wi-Fi broadcasts in its API). Read before a voucher is
+    /// made, never after: a slow answer then runs out the command's time before the code exists,
+    /// not after, when the code would be lost.
+    func guestNetworkNames() async throws(CancellationError) -> [String]? {
+        do {
+            let (api, site) = try await connection()
+            return try await metrics.measure { try await api.guestNetworkNames(site: site.id) }
+        } catch let cancelled as CancellationError {
+            throw cancelled
+        } catch {
+            logger.notice("UniFi guest networks could not be read", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
     /// Makes vouchers; the answer (with the codes) is the caller's alone. The list is read again.
     func createVouchers(_ request: UniFiVoucherRequest) async throws -> [UniFiVoucher] {
         let (api, site) = try await connection()

@@ -17,6 +17,7 @@ extension UniFiIntegration {
         do {
             switch command {
             case .create(let request, let fromPreset):
+                let guestNetworks = try await controller.guestNetworkNames()
                 let made = try await controller.createVouchers(request)
                 if fromPreset, configuration.vouchers.retainLatestCode, let last = made.last {
                     latestVoucher.withLock { $0 = LatestVoucher(controller: controller.id, voucher: last) }
@@ -24,6 +25,7 @@ extension UniFiIntegration {
                 publishRequests.request()
                 var answer: [String: JSONValue] = [
                     "controller": .string(controller.id), "vouchers": .array(made.map { VoucherPayload.voucher(codesInAnswer ? $0 : $0.withoutCode) }),
+                    "guest_networks": guestNetworks.map { .array($0.map(JSONValue.string)) } ?? .null,
                 ]
                 if !codesInAnswer {
                     let latest = fromPreset && configuration.vouchers.retainLatestCode ? "; the code is on voucher/latest" : ""

@@ -49,10 +49,13 @@ enum UniFiSimulatorEngine {
             return error(404, "api.resource-not-found", "Site \(site) not found", request)
         }
         let rest = route.dropFirst(2).joined(separator: "/")
-        // The document has the collection (…/hotspot/vouchers) and one voucher (…/{voucherId}),
-        // nothing deeper: a longer path is no voucher route, never the collection.
+        // The document has the collections (…/hotspot/vouchers, …/wifi/broadcasts) and one item of
+        // each (…/{id}), nothing deeper: a longer path is no such route, never the collection.
         if rest == VoucherEndpoints.path || (rest.hasPrefix(VoucherEndpoints.path + "/") && route.count == 5) {
             return VoucherEndpoints.handle(request, site: site.lowercased(), id: route.count == 5 ? route[4] : nil, state: &state)
+        }
+        if rest == WifiBroadcastEndpoints.path || (rest.hasPrefix(WifiBroadcastEndpoints.path + "/") && route.count == 5) {
+            return WifiBroadcastEndpoints.handle(request, site: site.lowercased(), id: route.count == 5 ? route[4] : nil, state: &state)
         }
         for collection in UniFiSimulator.Collection.allCases {
             if rest == collection.rawValue, request.method == "GET" {

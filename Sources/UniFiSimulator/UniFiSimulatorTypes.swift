@@ -79,6 +79,8 @@ struct UniFiSimulatorState: Sendable {
     var rules: [String: [UniFiSimulator.Collection: [JSONValue]]] = [:]
     /// Site id (lowercased) → hotspot vouchers, newest first.
     var vouchers: [String: [JSONValue]] = [:]
+    /// Site id (lowercased) → Wi-Fi broadcasts (SSIDs), in the console's order.
+    var wifiBroadcasts: [String: [JSONValue]] = [:]
     var requests = RequestLog()
     var faults: [InjectedFault] = []
 

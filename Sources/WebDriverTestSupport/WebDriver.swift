@@ -141,9 +141,17 @@ public final class WebDriver: Sendable {
         try await waitUntil(what, timeout: timeout) { (try? await self.execute(script)) == .bool(true) }
     }
 
-    /// A PNG of the browser's viewport.
-    public func screenshot() async throws -> Data {
-        guard let text = try await call(.GET, "/screenshot").stringValue, let png = Data(base64Encoded: text) else {
+    /// Renders the page for `media` (`print`: as on paper), or as usual with `""`; through
+    /// chromedriver's DevTools passage (`Emulation.setEmulatedMedia`), WebDriver having none.
+    public func emulateMedia(_ media: String) async throws {
+        _ = try await call(.POST, "/goog/cdp/execute", ["cmd": "Emulation.setEmulatedMedia", "params": ["media": .string(media)]])
+    }
+
+    /// A PNG of the browser's viewport, or of the first element `selector` matches.
+    public func screenshot(of selector: String? = nil) async throws -> Data {
+        var path = "/screenshot"
+        if let selector { path = "/element/\(try await element(selector))/screenshot" }
+        guard let text = try await call(.GET, path).stringValue, let png = Data(base64Encoded: text) else {
             throw WebDriverError("no screenshot")
         }
         return png

@@ -1,6 +1,7 @@
 /// The commands the page's controls may send, below the base topic: pause and resume (all
-/// Pi-holes or one), group, rule, outlet and scene switches. Anything else is refused, so that the page
-/// is no way around the broker's ACL to the admin actions or the domain lists.
+/// Pi-holes or one), group, rule, outlet and scene switches, and a guest voucher for the guest
+/// card. Anything else is refused, so that the page is no way around the broker's ACL to the admin
+/// actions, the domain lists or revoking a voucher.
 enum PageControls {
     static func allows(_ topic: String) -> Bool {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
@@ -10,11 +11,14 @@ enum PageControls {
         case 3:
             return (levels[0] == "pihole" && (levels[2] == "pause" || levels[2] == "resume"))
                 || (levels[0] == "scene" && levels[2] == "set")
+                || (levels[0] == "unifi" && levels[1] == "voucher" && levels[2] == "create")
         case 4:
             return (levels[0] == "pihole" && levels[1] == "group" && levels[3] == "set")
                 || (levels[0] == "unifi" && levels[1] == "rule" && levels[3] == "set")
                 || (levels[0] == "reef" && levels[1] == "outlet" && levels[3] == "set")
-        case 5: return levels[0] == "pihole" && levels[2] == "group" && levels[4] == "set"
+        case 5:
+            return (levels[0] == "pihole" && levels[2] == "group" && levels[4] == "set")
+                || (levels[0] == "unifi" && levels[1] == "controller" && levels[3] == "voucher" && levels[4] == "create")
         default: return false
         }
     }

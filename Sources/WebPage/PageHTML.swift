@@ -31,7 +31,7 @@ enum PageHTML {
               <section id="pihole" hidden><h2>Pi-hole</h2><div class="aggregate"></div><div class="cards"></div></section>
               <section id="scenes" hidden><h2>Scenes</h2><table><thead><tr><th>scene</th><th>state</th><th>until</th><th>parts</th><th class="control">switch</th></tr></thead><tbody></tbody></table></section>
               <section id="reef" hidden><h2>Bella's Reef</h2><table id="probes"><thead><tr><th>probe</th><th>temperature</th><th>status</th></tr></thead><tbody></tbody></table><table id="outlets"><thead><tr><th>outlet</th><th>state</th><th>power</th><th>restores</th><th class="control">switch</th></tr></thead><tbody></tbody></table></section>
-              <section id="unifi" hidden><h2>UniFi</h2><table><thead><tr><th>rule</th><th>kind</th><th>state</th><th>restores</th><th class="control">switch</th></tr></thead><tbody></tbody></table></section>
+              <section id="unifi" hidden><h2>UniFi</h2><table><thead><tr><th>rule</th><th>kind</th><th>state</th><th>restores</th><th class="control">switch</th></tr></thead><tbody></tbody></table>\(PageGuestCard.form)</section>
               <details class="fold" id="details"><summary>Bridge, integrations, last commands and events</summary>
               <section id="bridge"><h2>Bridge</h2><dl id="bridge-facts"></dl></section>
               <section id="upstreams"><h2>Integrations</h2><table id="upstream-table"><thead><tr><th>integration</th><th>upstream</th><th>availability</th><th>since</th><th>last successful read</th><th>last error</th></tr></thead><tbody></tbody></table></section>
@@ -39,6 +39,7 @@ enum PageHTML {
               <section id="messages"><h2>Warnings, errors and events</h2><ul></ul></section>
               </details>
             </main>
+            \(PageGuestCard.card)
             <div id="toast" role="status" hidden></div>
             </body>
             </html>

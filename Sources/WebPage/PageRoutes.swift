@@ -48,8 +48,8 @@ public struct PageRoutes: Sendable {
         }
         switch (request.head.method, request.path) {
         case (.GET, "/"), (.HEAD, "/"): return .full(page(request))
-        case (.GET, "/page.js"): return .full(Self.asset(PageScript.text, type: "text/javascript; charset=utf-8"))
-        case (.GET, "/page.css"): return .full(Self.asset(PageStyle.text, type: "text/css; charset=utf-8"))
+        case (.GET, "/page.js"): return .full(Self.asset(Self.script, type: "text/javascript; charset=utf-8"))
+        case (.GET, "/page.css"): return .full(Self.asset(Self.style, type: "text/css; charset=utf-8"))
         // Linked from the page; /favicon.ico for a browser that asks the origin's anyway.
         case (.GET, "/favicon.svg"), (.GET, "/favicon.ico"): return .full(Self.asset(Self.icon, type: "image/svg+xml"))
         // "Add to Home Screen": the page as an app, its URLs relative, so under an ingress prefix too.
@@ -62,6 +62,10 @@ public struct PageRoutes: Sendable {
         default: return nil
         }
     }
+
+    /// The page's script and style sheet, the guest card's parts with them.
+    static let script = PageScript.text + PageGuestCard.script
+    static let style = PageStyle.text + "\n" + PageGuestCard.style
 
     /// Every path the page answers; any other is the listener's (`/healthz`, `/metrics`) or nobody's.
     static let paths: Set<Substring> = [

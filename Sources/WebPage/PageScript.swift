@@ -145,6 +145,7 @@ enum PageScript {
           $('#unifi tbody').innerHTML = rules.map(([key, r]) => `<tr data-rule="${esc(key)}"><td>${esc(r.name)}</td><td>${esc(r.kind)}</td>
             <td>${badge(r.enabled ? 'on' : 'off')}</td><td>${countdown(r.restore_at, r.restore_to ? 'on' : 'off')}</td>
             <td class="control">${r.origin === 'USER_DEFINED' ? switchButtons(`unifi/rule/${key}/set`, 'rule', ['on', 'off']) : 'read-only'}</td></tr>`).join('');
+          renderGuestForm();
         }
         function renderReef() {
           const probes = objects('reef/probe/');
@@ -243,7 +244,8 @@ enum PageScript {
           if (button.dataset.kind === 'scene') return 'OFF';
           return JSON.stringify({ enabled: value === 'on', for: seconds });
         }
-        async function send(topic, payload) {
+        // A command as an MQTT client would send it; its answer as the bridge gave it.
+        async function command(topic, payload) {
           const answer = await fetch('command', {
             method: 'POST', credentials: 'same-origin',
             headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
@@ -251,8 +253,11 @@ enum PageScript {
           });
           const text = await answer.text();
           if (answer.status === 401) showLogin();
-          const body = parse(text);
-          toast(answer.ok && body.status ? `${topic}: ${body.status}${body.error ? ` — ${body.error}` : ''}` : `${topic}: ${text}`);
+          return { ok: answer.ok, text, body: parse(text) };
+        }
+        async function send(topic, payload) {
+          const { ok, text, body } = await command(topic, payload);
+          toast(ok && body.status ? `${topic}: ${body.status}${body.error ? ` — ${body.error}` : ''}` : `${topic}: ${text}`);
         }
         function toast(text) {
           const element = $('#toast');

@@ -1,11 +1,13 @@
 import UniFiSimulator
 
-/// A UniFi console simulator over HTTPS with a household's downtime rules: two ACL rules (IPv4
-/// and MAC), a firewall policy, and a read-only rule. The bridge pins its certificate.
+/// A UniFi console simulator over HTTPS with a household's downtime rules (two ACL rules, IPv4
+/// and MAC, a firewall policy, and a read-only rule) and Wi-Fi (a guest network with a captive
+/// portal, for the page's guest card). The bridge pins its certificate.
 struct UniFiDemoUpstream: DemoUpstream {
     func start() async throws -> any RunningDemoUpstream {
         let simulator = UniFiSimulator()
         simulator.addDowntimeExamples()
+        simulator.addHouseholdWifi()
         try await simulator.start()
         return RunningUniFiSimulator(simulator: simulator)
     }

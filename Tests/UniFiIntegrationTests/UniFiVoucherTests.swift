@@ -36,6 +36,22 @@ import UniFiTestSupport
         }
     }
 
+    /// The answer names the guest networks for a card (the enabled ones with a captive portal);
+    /// a console that cannot say (older than the Wi-Fi broadcasts in its API) still makes the voucher.
+    @Test func createNamesTheGuestNetworksAndAConsoleWithoutThemStillMakesTheVoucher() async throws {
+        try await UniFiFixture.withSimulator(prepare: { $0.addDowntimeExamples(); $0.addHouseholdWifi() }) { fixture in
+            try await fixture.runBridge { observer in
+                let answer = try await observer.command("home/unifi/voucher/create", #"{"minutes":60}"#)
+                #expect(answer["status"] == "ok" && answer["data"]?["guest_networks"] == ["Guests"], "\(answer)")
+                fixture.simulator.inject(.notFound, pathContaining: "wifi/broadcasts")
+                let older = try await observer.command("home/unifi/voucher/create", #"{"minutes":60}"#)
+                #expect(older["status"] == "ok" && older["data"]?["guest_networks"] == .null, "\(older)")
+                #expect(older["data"]?["vouchers"]?.arrayValue?.first?["code"]?.stringValue?.count == 10)
+                #expect(fixture.simulator.vouchers().count == 2)
+            }
+        }
+    }
+
     /// A console with more vouchers than state lists: every page up to 250, and the total; also
     /// when the last page (200 a page) passes 250.
     @Test(arguments: [311, 420]) func theListIsBounded(count: Int) async throws {

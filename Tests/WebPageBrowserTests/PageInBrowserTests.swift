@@ -207,11 +207,12 @@ import WebDriverTestSupport
         }
     }
 
-    /// Writes docs/images/<name>.png when the run is asked to refresh the screenshots.
-    static func screenshot(_ browser: WebDriver, _ name: String) async throws {
+    /// Writes docs/images/<name>.png (the viewport, or the element `selector` matches) when the run
+    /// is asked to refresh the screenshots.
+    static func screenshot(_ browser: WebDriver, _ name: String, of selector: String? = nil) async throws {
         guard ProcessInfo.processInfo.environment["HOME2MQTT_PAGE_SCREENSHOTS"] == "1" else { return }
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         try await browser.execute("document.querySelectorAll('input.for').forEach(input => input.blur())")
-        try await browser.screenshot().write(to: repository.appendingPathComponent("docs/images/\(name).png"))
+        try await browser.screenshot(of: selector).write(to: repository.appendingPathComponent("docs/images/\(name).png"))
     }
 }

@@ -7,12 +7,14 @@ import Testing
 @Suite struct PagePartsTests {
     @Test func theControlsSendOnlyTheirOwnCommands() {
         for topic in ["pihole/pause", "pihole/resume", "pihole/main/pause", "pihole/group/kids/set", "pihole/main/group/kids/set",
-                      "unifi/rule/downtime-emma/set", "reef/outlet/return-pump/set", "scene/bedtime/set"] {
+                      "unifi/rule/downtime-emma/set", "reef/outlet/return-pump/set", "scene/bedtime/set",
+                      "unifi/voucher/create", "unifi/controller/home/voucher/create"] {
             #expect(PageControls.allows(topic), "\(topic)")
         }
         for topic in ["pihole/action/gravity", "pihole/domains/deny/add", "pihole/+/pause", "pihole/#", "unifi/refresh",
                       "reef/outlet/a/b/set", "pihole//pause", "../pihole/pause", "pihole/main pause/pause", "bridge/request/reload",
-                      "scene/bedtime", "scene/+/set"] {
+                      "scene/bedtime", "scene/+/set", "unifi/voucher/revoke", "unifi/controller/home/voucher/revoke",
+                      "unifi/controller/home/voucher/preset/60", "unifi/voucher/create/x", "unifi/controller/+/voucher/create"] {
             #expect(!PageControls.allows(topic), "\(topic)")
         }
     }
