@@ -88,9 +88,13 @@ struct ReefFeed: Sendable {
         }
         try await timers.cancel(key: ReefTopics.feedTimer)
         services.state.changed.signal()
-        let restored = (pending.restore["outlets"]?.objectValue ?? [:]).keys.filter { staged[$0] == nil }.sorted()
-        let keys = services.state.read { snapshot in staged.map { (snapshot.outlets[$0.key]?.key ?? $0.key, JSONValue.string($0.value.iso8601)) } }
-        return ["active": false, "restored": .array(restored.map(JSONValue.string)), "back_at": .object(Dictionary(keys) { first, _ in first })]
+        // By the outlets' keys, as the start's answer names them (the promise keeps ids).
+        let (restored, backAt) = services.state.read { snapshot in
+            let key = { (id: String) in snapshot.outlets[id]?.key ?? id }
+            return ((pending.restore["outlets"]?.objectValue ?? [:]).keys.filter { staged[$0] == nil }.map(key).sorted(),
+                    staged.map { (key($0.key), JSONValue.string($0.value.iso8601)) })
+        }
+        return ["active": false, "restored": .array(restored.map(JSONValue.string)), "back_at": .object(Dictionary(backAt) { first, _ in first })]
     }
 
     /// The feed's end. - Returns: `false` to try again later (an outlet could not be switched).

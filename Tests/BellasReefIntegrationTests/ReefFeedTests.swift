@@ -56,6 +56,8 @@ import Testing
             #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
             let cancelled = try await observer.command("home/reef/feed/cancel")
             #expect(cancelled["status"] == "ok", "\(cancelled)")
+            // By key, as the start's answer names them.
+            #expect(cancelled["data"]?["restored"] == ["heater", "return-pump"], "\(cancelled)")
             #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
             #expect(fixture.simulator.outlet(Outlets.heater)?.isOn == false)
             _ = try await observer.latest("home/reef/feed") { $0["active"] == false }

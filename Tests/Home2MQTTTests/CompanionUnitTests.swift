@@ -44,7 +44,7 @@ import Testing
         #expect(try FeedCommand.parse([]).describe(answer, timeZone: utc, now: now) == [
             "feeding until 14:13:12", "  return-pump: off", "  skimmer: failed: timeout",
         ])
-        let staged: JSONValue = ["active": false, "restored": ["2cc8"], "back_at": ["skimmer": "2026-11-23T14:08:12Z"]]
+        let staged: JSONValue = ["active": false, "restored": ["return-pump"], "back_at": ["skimmer": "2026-11-23T14:08:12Z"]]
         #expect(try FeedCommand.parse(["--cancel"]).describe(staged, timeZone: utc, now: now) == [
             "feeding ended: the feed outlets are back as they were, but", "  skimmer: back at 14:08:12",
         ])
