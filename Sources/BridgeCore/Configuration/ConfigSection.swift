@@ -139,18 +139,9 @@ public struct ConfigSection: Sendable {
 
     /// A list of non-empty strings; `nil` when the key is absent.
     public func stringList(_ key: String) throws(ConfigError) -> [String]? {
-        switch value(key) {
-        case nil: return nil
-        case .sequence(let items)?:
-            var texts: [String] = []
-            for (index, item) in items.enumerated() {
-                guard case .scalar(let text) = item, !text.isEmpty else {
-                    throw ConfigError(key: "\(keyPath(key))[\(index)]", "must be a non-empty text")
-                }
-                texts.append(text)
-            }
-            return texts
-        default: throw ConfigError(key: keyPath(key), "must be a list")
+        try eachItem(of: key) { item, path throws(ConfigError) in
+            guard case .scalar(let text) = item, !text.isEmpty else { throw ConfigError(key: path, "must be a non-empty text") }
+            return text
         }
     }
 
@@ -158,18 +149,23 @@ public struct ConfigSection: Sendable {
     /// a section whose keys name the item's path: `reef.feed.outlets[1].restore_after`); `nil`
     /// when the key is absent.
     public func textsOrSections(_ key: String) throws(ConfigError) -> [TextOrSection]? {
+        try eachItem(of: key) { item, path throws(ConfigError) in
+            switch item {
+            case .scalar(let text) where !text.isEmpty: return .text(text, path: path)
+            case .mapping: return .section(try ConfigSection(item, path: path))
+            default: throw ConfigError(key: path, "must be a non-empty text or a mapping")
+            }
+        }
+    }
+
+    /// Each item of the list at `key`, read by `read` with its path (`key[index]`, for errors);
+    /// `nil` when the key is absent.
+    private func eachItem<Item>(of key: String, _ read: (ConfigTree, String) throws(ConfigError) -> Item) throws(ConfigError) -> [Item]? {
         switch value(key) {
         case nil: return nil
         case .sequence(let items)?:
-            var result: [TextOrSection] = []
-            for (index, item) in items.enumerated() {
-                let path = "\(keyPath(key))[\(index)]"
-                switch item {
-                case .scalar(let text) where !text.isEmpty: result.append(.text(text, path: path))
-                case .mapping: result.append(.section(try ConfigSection(item, path: path)))
-                default: throw ConfigError(key: path, "must be a non-empty text or a mapping")
-                }
-            }
+            var result: [Item] = []
+            for (index, item) in items.enumerated() { result.append(try read(item, "\(keyPath(key))[\(index)]")) }
             return result
         default: throw ConfigError(key: keyPath(key), "must be a list")
         }
