@@ -54,7 +54,10 @@ enum PageGuestCard {
           const topic = several ? `unifi/controller/${$('#guest-console').value}/voucher/create` : 'unifi/voucher/create';
           const guests = parseInt($('#guest-count').value, 10);
           const payload = JSON.stringify({ minutes: parseInt($('#guest-minutes').value, 10), guests: guests > 0 ? guests : 1, note: 'guest card' });
-          const { ok, text, body } = await command(topic, payload);
+          // One voucher a press: a second press while the first is on its way would make another.
+          const button = $('#guest-form button[type=submit]');
+          button.disabled = true;
+          const { ok, text, body } = await command(topic, payload).finally(() => { button.disabled = false; });
           const voucher = ok && body.status === 'ok' ? body.data?.vouchers?.[0] : undefined;
           if (!voucher?.code) { toast(`guest card: ${ok && body.status ? body.error ?? 'the answer has no code' : text}`); return; }
           showGuestCard(voucher, body.data.guest_networks);

@@ -23,7 +23,8 @@ import WebDriverTestSupport
             // One console: no choice of console.
             #expect(try await browser.execute("return document.querySelector('#guest-console-choice').hidden") == true)
             try await browser.execute("document.querySelector('#guest-count').value = '2'")
-            try await browser.click("#guest-form button[type=submit]")
+            // Pressed twice, as an impatient finger does: one voucher.
+            try await browser.execute("const button = document.querySelector('#guest-form button[type=submit]'); button.click(); button.click();")
             try await browser.waitFor("the card", "return !document.querySelector('#guest-card').hidden")
 
             // The voucher the console made: one day, two guests; its code is the card's.
@@ -55,6 +56,7 @@ import WebDriverTestSupport
             let model = try await browser.execute("return JSON.stringify(model)").stringValue ?? ""
             #expect(!model.isEmpty && !model.contains(code))
             #expect(!page.observer.recorder.messages.contains { ($0.payloadString ?? "").contains(code) })
+            #expect(upstreams.unifi.simulator.vouchers().count == 1, "a second press made a second voucher")
             // Closed, the code is gone from the page.
             try await browser.click("#guest-close")
             #expect(try await browser.execute("return document.documentElement.outerHTML.includes(arguments[0])", [.string(code)]) == false)
