@@ -51,11 +51,9 @@ enum UniFiSimulatorEngine {
         let rest = route.dropFirst(2).joined(separator: "/")
         // The document has the collections (…/hotspot/vouchers, …/wifi/broadcasts) and one item of
         // each (…/{id}), nothing deeper: a longer path is no such route, never the collection.
-        if rest == VoucherEndpoints.path || (rest.hasPrefix(VoucherEndpoints.path + "/") && route.count == 5) {
-            return VoucherEndpoints.handle(request, site: site.lowercased(), id: route.count == 5 ? route[4] : nil, state: &state)
-        }
-        if rest == WifiBroadcastEndpoints.path || (rest.hasPrefix(WifiBroadcastEndpoints.path + "/") && route.count == 5) {
-            return WifiBroadcastEndpoints.handle(request, site: site.lowercased(), id: route.count == 5 ? route[4] : nil, state: &state)
+        for (path, handle) in [(VoucherEndpoints.path, VoucherEndpoints.handle), (WifiBroadcastEndpoints.path, WifiBroadcastEndpoints.handle)]
+        where rest == path || (rest.hasPrefix(path + "/") && route.count == 5) {
+            return handle(request, site.lowercased(), route.count == 5 ? route[4] : nil, &state)
         }
         for collection in UniFiSimulator.Collection.allCases {
             if rest == collection.rawValue, request.method == "GET" {
