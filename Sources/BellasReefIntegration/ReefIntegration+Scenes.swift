@@ -1,7 +1,7 @@
 import BridgeCore
 
 /// The scene part `reef_outlet: <name, key or id>` with `state: on|off`: the outlet's own timed switch.
-extension ReefIntegration {
+extension ReefIntegration: SceneTargets {
     var scenePartKinds: Set<String> { [ReefTopics.outletPart] }
 
     func sceneCommand(for part: ScenePart, until: Duration) throws(ConfigError) -> ReefCommand {

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Bella's Reef on MQTT: the controller's health and load, every temperature probe, every
 /// smart outlet's state and power, and switching outlets, for good or for a while.
-final class ReefIntegration: Integration {
+final class ReefIntegration: Integration, HomeAssistantEntities, ConfigurationChecks {
     let name = ReefTopics.name
     let commandFilters = ReefTopics.commandFilters
     let hasRuntimeEntities = true

@@ -27,7 +27,7 @@ enum BesideTheFloor {
                 var pauses = CommandLatencyScenario.Samples()
                 var roundTrips: [Duration] = [], calls: [Duration] = [], relayed: [Duration] = []
                 var alternatedTrips: [Duration] = [], alternatedCalls: [Duration] = []
-                for block in Turns.blocks(of: CommandLatencyScenario.measured(count), turns: turns) {
+                for block in MeasurementBlocks.blocks(of: CommandLatencyScenario.measured(count), turns: turns) {
                     let (pauseBlock, roundTripBlock) = try await withTaskExecutorPreference(globalConcurrentExecutor) {
                         (try await CommandLatencyScenario.samples(block, at: pause, in: world),
                          try await FloorScenario.brokerRoundTrips(block, in: world))

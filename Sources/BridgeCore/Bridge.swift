@@ -105,7 +105,7 @@ public final class Bridge: Service {
     /// interlock, a restore, a poll); what they publish meanwhile goes out when it is back, the
     /// latest of each topic. Only commands need the broker, and they arrive through it.
     private func serve() async throws {
-        for run in running.all { try await run.integration.checkConfigurationWithUpstream() }
+        for run in running.all { try await (run.integration as? any ConfigurationChecks)?.checkConfigurationWithUpstream() }
         client.start()
         let requests = makeRequests()
         // Remembered offline, and made at each connect.
@@ -177,7 +177,8 @@ public final class Bridge: Service {
         var integrationLogger = logger
         integrationLogger[metadataKey: "integration"] = "\(integration.name)"
         let events = events
-        activity?.withhold(integration.credentialTopics.map { IntegrationTopics(bridge: topics, name: integration.name).topic($0) })
+        let credentialTopics = (integration as? any CredentialTopics)?.credentialTopics ?? []
+        activity?.withhold(credentialTopics.map { IntegrationTopics(bridge: topics, name: integration.name).topic($0) })
         let context = IntegrationContext(
             topics: IntegrationTopics(bridge: topics, name: integration.name), logger: integrationLogger,
             timers: IntegrationTimers(store: timers, integration: integration.name) { events.restoreCarriedOut($0) },
@@ -214,8 +215,8 @@ public final class Bridge: Service {
             topics: DiscoveryTopics(prefix: configuration.discoveryPrefix, base: topics.base),
             bridgeTopics: topics, version: Self.version
         )
-        let entities = Dictionary(integrations.map { ($0.name, $0.discoveryEntities(topics: IntegrationTopics(bridge: topics, name: $0.name))) }) { a, _ in a }
-        let runtime = Set(integrations.filter(\.hasRuntimeEntities).map(\.name))
+        let entities = Dictionary(integrations.map { ($0.name, $0.declaredEntities(topics: IntegrationTopics(bridge: topics, name: $0.name))) }) { a, _ in a }
+        let runtime = Set(integrations.filter { ($0 as? any HomeAssistantEntities)?.hasRuntimeEntities == true }.map(\.name))
         return DiscoveryPublisher(config: config, entities: entities, runtimeIntegrations: runtime, client: client, logger: logger)
     }
 

@@ -15,66 +15,69 @@ extension TimeLimitedOutcome: Sendable where T: Sendable {}
 /// cancellation (every upstream call here has its own timeout as a backstop). The caller's own
 /// task is never cancelled by the limit.
 ///
-/// One child task, which the limit (an alarm on `clock`, cancelled when the operation beats it)
-/// cancels through its own handle: no second task sleeping beside it, and no `Task.sleep`, whose
-/// dispatch timer on Linux outlives its cancellation until its deadline.
+/// One child task; the caller waits for the first of its end and the limit (an alarm on `clock`,
+/// cancelled when the operation beats it), and cancels the child if the limit came first. No
+/// second task sleeping beside it, and no `Task.sleep`, whose dispatch timer on Linux outlives
+/// its cancellation until its deadline.
 public func withTimeLimit<T: Sendable>(
     _ limit: Duration, on clock: any BridgeClock = .system, _ operation: @escaping @Sendable () async -> T
 ) async -> TimeLimitedOutcome<T> {
-    await withTaskGroup(of: TimeLimitedOutcome<T>.self) { group in
+    await withTaskGroup(of: T.self) { group in
+        let race = LimitRace()
         group.addTask {
-            await withUnsafeCurrentTask { task -> TimeLimitedOutcome<T> in
-                guard let task else { return .finished(await operation()) }
-                let run = LimitedRun(task)
-                let expiry = clock.alarm(at: clock.now + limit, .limit) { run.expire() }
-                let result = await operation()
-                let end = run.finish()
-                expiry.cancel()
-                switch end {
-                case .ran: return .finished(result)
-                case .expired: return .expired
-                case .cancelled: return .cancelled
-                }
-            }
+            let result = await operation()
+            race.end(byTheLimit: false)
+            return result
         }
-        return await group.next() ?? .cancelled
+        let expiry = clock.alarm(at: clock.now + limit, .limit) { race.end(byTheLimit: true) }
+        let expired = await race.firstEnd()
+        if expired { group.cancelAll() } else { expiry.cancel() }
+        // The operation honours cancellation: it ends soon after the limit.
+        guard let result = await group.next() else { return .cancelled }
+        if expired { return .expired }
+        return Task.isCancelled ? .cancelled : .finished(result)
     }
 }
 
-/// The child task a time limit may cancel, for as long as it runs the operation.
-///
-/// `@unchecked Sendable`: `UnsafeCurrentTask` may only be used while its task runs. The limit
-/// cancels it only under `lock` and only before `finish()`, which the task calls, under the same
-/// lock, before it goes on.
-private final class LimitedRun: @unchecked Sendable {
-    enum End { case ran, expired, cancelled }
-    private struct State {
-        var isFinished = false
-        var hasExpired = false
+/// The operation's end and the limit, whichever comes first: the first to call `end` decides, and
+/// wakes the caller waiting in `firstEnd`.
+private final class LimitRace: Sendable {
+    private enum State {
+        case running
+        case waiting(UnsafeContinuation<Void, Never>)
+        case ended(byTheLimit: Bool)
     }
 
-    private let task: UnsafeCurrentTask
-    private let lock = Mutex(State())
+    private let state = Mutex(State.running)
 
-    init(_ task: UnsafeCurrentTask) {
-        self.task = task
-    }
-
-    func expire() {
-        lock.withLock { state in
-            guard !state.isFinished else { return }
-            state.hasExpired = true
-            task.cancel()
+    func end(byTheLimit: Bool) {
+        let waiter: UnsafeContinuation<Void, Never>? = state.withLock { state in
+            switch state {
+            case .running:
+                state = .ended(byTheLimit: byTheLimit)
+                return nil
+            case .waiting(let waiter):
+                state = .ended(byTheLimit: byTheLimit)
+                return waiter
+            case .ended:
+                return nil
+            }
         }
+        waiter?.resume()
     }
 
-    /// How the operation ended: on its own, or cancelled (by the limit, or from elsewhere: the
-    /// caller's cancellation reaches its child) before it returned.
-    func finish() -> End {
-        lock.withLock { state in
-            state.isFinished = true
-            if state.hasExpired { return .expired }
-            return task.isCancelled ? .cancelled : .ran
+    /// - Returns: whether the limit came first.
+    func firstEnd() async -> Bool {
+        await withUnsafeContinuation { waiter in
+            let hasEnded = state.withLock { state in
+                guard case .running = state else { return true }
+                state = .waiting(waiter)
+                return false
+            }
+            if hasEnded { waiter.resume() }
+        }
+        return state.withLock { state in
+            if case .ended(let byTheLimit) = state { byTheLimit } else { false }
         }
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 #endif
 import PiHoleAPI
 
-extension PiHoleIntegration {
+extension PiHoleIntegration: CommandTimeLimits {
     /// Each Pi-hole is a lane: commands to different Pi-holes run at once, and one for all of them
     /// takes its turn in each. Gravity (minutes long) and the query log (read only) have lanes of
     /// their own, so they hold back no pause.

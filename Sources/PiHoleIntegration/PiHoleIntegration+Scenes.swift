@@ -5,7 +5,7 @@ import PiHoleAPI
 /// Scene parts: a group on or off, a client's groups, and a pause of one Pi-hole or all. Each is
 /// the Pi-hole command of the same name, timed; a pause is ended by FTL's own timer, and the
 /// scene's OFF turns blocking back on where it was on before.
-extension PiHoleIntegration {
+extension PiHoleIntegration: SceneTargets {
     var scenePartKinds: Set<String> { [PiHoleTopics.groupPart, PiHoleTopics.clientPart, PiHoleTopics.pausePart] }
 
     func sceneCommand(for part: ScenePart, until: Duration) throws(ConfigError) -> PiHoleCommand {

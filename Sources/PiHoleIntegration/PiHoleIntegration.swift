@@ -9,7 +9,7 @@ import Synchronization
 
 /// Pi-hole v6 on MQTT: blocking state, pause and resume, allow and deny lists, statistics,
 /// groups (timed), recently blocked domains, versions and admin actions.
-final class PiHoleIntegration: Integration {
+final class PiHoleIntegration: Integration, HomeAssistantEntities, ConfigurationChecks {
     let name = PiHoleTopics.name
     let commandFilters = PiHoleTopics.commandFilters
     let hasRuntimeEntities = true

@@ -1,7 +1,7 @@
 import BridgeCore
 
 /// The scene part `unifi_rule: <name, key or id>` with `enabled`: the rule's own timed switch.
-extension UniFiIntegration {
+extension UniFiIntegration: SceneTargets {
     var scenePartKinds: Set<String> { [UniFiTopics.rulePart] }
 
     func sceneCommand(for part: ScenePart, until: Duration) throws(ConfigError) -> UniFiCommand {

@@ -13,7 +13,7 @@ import UniFiAPI
 
 /// UniFi Network on MQTT: a child's "downtime" rules (ACL rules and firewall policies) on and
 /// off, timed, through the Integration API.
-final class UniFiIntegration: Integration {
+final class UniFiIntegration: Integration, HomeAssistantEntities, ConfigurationChecks, CredentialTopics {
     let name = UniFiTopics.name
     let commandFilters = UniFiTopics.commandFilters
     let credentialTopics = UniFiTopics.credentialFilters

@@ -28,7 +28,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
             if upstream { try await Self.askUpstreams(setup.integrations) }
             print("configuration ok: integrations \(setup.integrations.map(\.name).joined(separator: ", "))")
             print(setup.configuration.redacted.encodedString())
-            let hints = setup.integrations.flatMap { integration in integration.configurationHints.map { "\(integration.name): \($0)" } }
+            let hints = setup.integrations.flatMap { integration in ((integration as? any ConfigurationChecks)?.configurationHints ?? []).map { "\(integration.name): \($0)" } }
             if !hints.isEmpty { print((["hints:"] + hints.map { "- \($0)" }).joined(separator: "\n")) }
         } catch {
             writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
@@ -42,7 +42,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
         let refusal: ConfigError? = await withTaskExecutorPreference(BridgeEventLoop.taskExecutor) {
             var refusal: ConfigError?
             do throws(ConfigError) {
-                for integration in integrations { try await integration.checkConfigurationWithUpstream() }
+                for integration in integrations { try await (integration as? any ConfigurationChecks)?.checkConfigurationWithUpstream() }
             } catch {
                 refusal = error
             }

@@ -84,7 +84,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as ConfigError {
-            // Found by asking an upstream at start (see Integration.checkConfigurationWithUpstream).
+            // Found by asking an upstream at start (see ConfigurationChecks.checkConfigurationWithUpstream).
             writeNow("configuration error: \(error)\n", to: STDERR_FILENO)
             throw configErrorExitCode
         }

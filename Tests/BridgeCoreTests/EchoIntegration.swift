@@ -5,7 +5,7 @@ import Synchronization
 /// `fail` fails, `slow` outlasts the command time limit, `linger` takes half a second, `where`
 /// says which thread it ran on, `<thing>/set` switches a thing, for good or for a while (a
 /// persisted timer). Commands for different things run at once.
-final class EchoIntegration: Integration {
+final class EchoIntegration: Integration, HomeAssistantEntities {
     let name = "echo"
     let commandFilters = ["echo", "fail", "slow", "linger", "where", "+/set"]
     let entityIDs: [String]

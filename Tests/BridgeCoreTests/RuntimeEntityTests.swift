@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// An integration whose entities come and go while it runs, like rules on a controller.
-private final class ChangingIntegration: Integration {
+private final class ChangingIntegration: Integration, HomeAssistantEntities {
     let name = "changing"
     let commandFilters: [String] = []
     let hasRuntimeEntities = true

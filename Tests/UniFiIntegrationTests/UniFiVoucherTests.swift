@@ -270,7 +270,8 @@ import UniFiTestSupport
     let integration = try #require(
         try UniFiIntegrationFactory().make(
             section: try LoadedConfiguration(tree: tree).section("unifi"), environment: IntegrationEnvironment(logger: testLogger("unifi"))))
-    let covered = { (topic: String) in integration.credentialTopics.contains { TopicFilter.matches($0, topic: topic) } }
+    let credentials = try #require(integration as? any CredentialTopics)
+    let covered = { (topic: String) in credentials.credentialTopics.contains { TopicFilter.matches($0, topic: topic) } }
     for topic in ["voucher/create", "voucher/revoke", "voucher/latest", "controller/home/voucher/create", "controller/home/voucher/preset/1440"] {
         #expect(covered(topic), "\(topic)")
     }

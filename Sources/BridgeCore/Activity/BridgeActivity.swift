@@ -24,7 +24,7 @@ public final class BridgeActivity: Sendable {
         var replies = PageReplies()
         var subscribers: [Int: @Sendable (ActivityEvent) -> Void] = [:]
         var nextSubscriber = 0
-        /// Topic filters whose texts the page never shows (`Integration.credentialTopics`).
+        /// Topic filters whose texts the page never shows (`CredentialTopics`).
         var withheld: Set<String> = []
 
         func withholds(_ topic: String) -> Bool {

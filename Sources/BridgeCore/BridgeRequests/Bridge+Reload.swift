@@ -47,7 +47,7 @@ extension Bridge {
             wanted: loaded.integrations.map(\.name), started: configuration.tree)
         let starting = loaded.integrations.filter { plan.added.contains($0.name) || plan.changed.contains($0.name) }
         do throws(ConfigError) {
-            for integration in starting { try await integration.checkConfigurationWithUpstream() }
+            for integration in starting { try await (integration as? any ConfigurationChecks)?.checkConfigurationWithUpstream() }
         } catch {
             // What the checks opened upstream is released: these never run.
             await withDiscardingTaskGroup { group in
@@ -87,7 +87,7 @@ extension Bridge {
         let run = makeRun(integration)
         running.insert(run)
         await subscribe(run)
-        await discovery?.setDeclaredEntities(integration.discoveryEntities(topics: run.context.topics), of: run.name)
+        await discovery?.setDeclaredEntities(integration.declaredEntities(topics: run.context.topics), of: run.name)
         await launch(run)
     }
 
@@ -101,7 +101,7 @@ extension Bridge {
         await retire(run)
         events.availability.forget(integration: run.name)
         successor.context.retained.inherit(from: run.context.retained)
-        await discovery?.setDeclaredEntities(integration.discoveryEntities(topics: successor.context.topics), of: run.name)
+        await discovery?.setDeclaredEntities(integration.declaredEntities(topics: successor.context.topics), of: run.name)
         await launch(successor)
     }
 

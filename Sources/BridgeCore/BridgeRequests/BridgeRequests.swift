@@ -1,7 +1,7 @@
 /// `base/bridge/request/<name>`: the bridge's own requests (zigbee2mqtt's `bridge/request`),
 /// carried through the same command queue as an integration's commands, so they are parsed,
 /// bounded and answered (MQTT 5 response topic and correlation data, `transaction`) the same way.
-struct BridgeRequests: Integration {
+struct BridgeRequests: Integration, CommandTimeLimits {
     let name = "bridge"
     let commandFilters = ["request/+"]
     let healthCheck: @Sendable () -> JSONValue
@@ -16,8 +16,6 @@ struct BridgeRequests: Integration {
     }
 
     static let names = ["health_check", "log_level", "reload"]
-
-    func discoveryEntities(topics: IntegrationTopics) -> [DiscoveryEntity] { [] }
 
     func run(context: IntegrationContext) async {}
 

@@ -8,24 +8,28 @@ struct PreparedCommand: Sendable {
 }
 
 extension Integration {
-    /// Parses `request` once and binds the parsed command to the integration's `lanes`,
-    /// `timeLimit` and `handle`: the queue holds integrations of every kind behind one type.
+    /// Parses `request` once and binds the parsed command to the integration's `lanes`, time
+    /// limit (`CommandTimeLimits`) and `handle`: the queue holds integrations of every kind
+    /// behind one type.
     func prepare(_ request: CommandRequest) throws(CommandError) -> PreparedCommand {
         bind(try parse(request), capture: nil)
     }
 
-    /// A scene's part, ready for this integration's queue: what it promises goes to `capture`.
-    func prepareScenePart(_ part: ScenePart, until: Duration, capture: ScenePartCapture) throws(ConfigError) -> PreparedCommand {
-        bind(try sceneCommand(for: part, until: until), capture: capture)
-    }
-
-    private func bind(_ command: Command, capture: ScenePartCapture?) -> PreparedCommand {
-        PreparedCommand(lanes: lanes(for: command), timeLimit: timeLimit(for: command)) { context in
+    fileprivate func bind(_ command: Command, capture: ScenePartCapture?) -> PreparedCommand {
+        let timeLimit = (self as? any CommandTimeLimits)?.timeLimit(forCommand: command)
+        return PreparedCommand(lanes: lanes(for: command), timeLimit: timeLimit) { context in
             do throws(CommandError) {
                 return .success(try await handle(command, context: capture.map(context.capturing) ?? context))
             } catch {
                 return .failure(error)
             }
         }
+    }
+}
+
+extension SceneTargets {
+    /// A scene's part, ready for this integration's queue: what it promises goes to `capture`.
+    func prepareScenePart(_ part: ScenePart, until: Duration, capture: ScenePartCapture) throws(ConfigError) -> PreparedCommand {
+        bind(try sceneCommand(for: part, until: until), capture: capture)
     }
 }

@@ -5,9 +5,9 @@ enum SceneConfiguration {
 
     static func read(_ root: ConfigSection, integrations: [any Integration]) throws(ConfigError) -> [Scene] {
         guard root.contains(SceneTopics.configurationKey) else { return [] }
-        var byKind: [String: any Integration] = [:]
-        for integration in integrations {
-            for kind in integration.scenePartKinds { byKind[kind] = integration }
+        var byKind: [String: any SceneTargets] = [:]
+        for case let targets as any SceneTargets in integrations {
+            for kind in targets.scenePartKinds { byKind[kind] = targets }
         }
         var scenes: [Scene] = []
         for item in try root.sections(SceneTopics.configurationKey) {
@@ -29,7 +29,7 @@ enum SceneConfiguration {
     }
 
     /// The one key of `item` that names a part kind, its target, and its integration's reading of the rest.
-    private static func part(_ item: ConfigSection, byKind: [String: any Integration]) throws(ConfigError) -> ScenePart {
+    private static func part(_ item: ConfigSection, byKind: [String: any SceneTargets]) throws(ConfigError) -> ScenePart {
         let kinds = item.keys.filter { byKind[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first, let integration = byKind[kind] else {
             let known = byKind.keys.sorted().joined(separator: ", ")

@@ -11,12 +11,12 @@ import Logging
 ///
 /// A part that fails does not undo the others: they stay applied, the answer is an error that
 /// lists every part, and OFF restores what was applied.
-final class SceneIntegration: Integration {
+final class SceneIntegration: Integration, HomeAssistantEntities, ConfigurationChecks {
     let name = SceneTopics.name
     let commandFilters = SceneTopics.commandFilters
     let scenes: [Scene]
     /// The integrations the parts were read by, for the start's check of their targets.
-    private let participants: [String: any Integration]
+    private let participants: [String: any SceneTargets]
     /// Signalled after every change to a promise, for the state to go out.
     private let changed = Wakeup()
     /// One scene at a time: its commands, and its time running out.
@@ -24,7 +24,7 @@ final class SceneIntegration: Integration {
 
     init(scenes: [Scene], participants: [any Integration]) {
         self.scenes = scenes
-        self.participants = Dictionary(participants.map { ($0.name, $0) }) { first, _ in first }
+        self.participants = Dictionary(participants.compactMap { $0 as? any SceneTargets }.map { ($0.name, $0) }) { first, _ in first }
     }
 
     func checkConfigurationWithUpstream() async throws(ConfigError) {
@@ -123,13 +123,13 @@ final class SceneIntegration: Integration {
         _ part: ScenePart, earlier: [String: JSONValue], dueAt: Date, lasting duration: Duration?, context: IntegrationContext
     ) async -> (JSONValue, [ScenePromise.Restore]) {
         let named: [String: JSONValue] = ["kind": .string(part.kind), "target": .string(part.target)]
-        guard let run = context.peers?(part.integration) else {
+        guard let run = context.peers?(part.integration), let targets = run.integration as? any SceneTargets else {
             return (Self.failed(named, CommandError("\(part.integration) is not running", code: .notReady)), [])
         }
         let capture = ScenePartCapture(earlier: earlier, dueAt: dueAt)
         let prepared: PreparedCommand
         do throws(ConfigError) {
-            prepared = try run.integration.prepareScenePart(part, until: duration ?? TimedCommand.maximum, capture: capture)
+            prepared = try targets.prepareScenePart(part, until: duration ?? TimedCommand.maximum, capture: capture)
         } catch {
             return (Self.failed(named, CommandError("\(error)", code: .unknownTarget)), [])
         }
@@ -214,14 +214,14 @@ final class SceneIntegration: Integration {
         await withTaskGroup(of: ScenePromise.Restore?.self) { group in
             for restore in restores {
                 group.addTask {
-                    guard let run = context.peers?(restore.integration) else {
+                    guard let run = context.peers?(restore.integration), let targets = run.integration as? any SceneTargets else {
                         context.logger.error("a scene's restore is for an integration no longer configured; dropped", metadata: [
                             "integration": "\(restore.integration)", "key": "\(restore.key)",
                         ])
                         return nil
                     }
                     let timer = PersistedTimer(integration: restore.integration, key: restore.key, restore: restore.restore, dueAt: context.clock.wallNow)
-                    return await run.integration.carryOutRestore(timer, context: run.context) ? nil : restore
+                    return await targets.carryOutRestore(timer, context: run.context) ? nil : restore
                 }
             }
             return await group.reduce(into: []) { left, restore in if let restore { left.append(restore) } }
