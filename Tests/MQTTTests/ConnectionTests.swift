@@ -64,16 +64,25 @@ struct ConnectionTests {
     func reconnectAfterRestart() async throws {
         try await withTestBroker { broker in
             let client = try await connectedClient(broker, "bridge")
+            var events = client.connectionEvents.makeAsyncIterator()
             let recorder = MessageRecorder(client.messages)
             try await client.subscribe("bridge/+/set")
             client.publishRetained("bridge/state", payload: "online".bytes)
             client.publishRetained("bridge/gone", payload: "x".bytes)
             // An empty retained payload clears the topic and forgets it.
             client.publishRetained("bridge/gone", payload: [])
+            // Acknowledged after those (QoS 1, in order): none of them is still in flight when the
+            // broker stops, to be sent again after the restart.
+            try await client.publish("bridge/sent", payload: [], qos: .atLeastOnce)
             #expect(client.reconnectCount == 0)
 
             try await broker.restart()
             try await waitUntil("the client to reconnect", timeout: .seconds(10)) { client.isConnected && client.reconnectCount == 1 }
+            // The reconnect's event comes once the remembered state is handed on: a message
+            // acknowledged after it reached the broker after the re-publish, which the fresh
+            // subscription below then finds retained (subscribed earlier, it could get it live).
+            while let event = await events.next(), event != .connected(reconnect: true) {}
+            try await client.publish("bridge/sent", payload: [], qos: .atLeastOnce)
 
             let fresh = try await connectedClient(broker, "fresh")
             let freshRecorder = MessageRecorder(fresh.messages)
