@@ -164,8 +164,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // The bridge's own page (bridge.web): a small router on SwiftNIO's HTTP/1 server, the page's
-        // HTML, style and script as Swift strings: no web framework, no resource bundle.
+        // The bridge's own page (bridge.web): a small router on SwiftNIO's HTTP/1 server; the page's
+        // HTML, style and script are files (Assets/) compiled into the binary: no web framework,
+        // no resource bundle to install beside it.
         .target(name: "WebPage", dependencies: [
             "BridgeCore",
             "UpstreamHTTP",
@@ -175,7 +176,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        ], resources: ["page.html", "page.js", "page.css", "favicon.svg", "manifest.webmanifest"].map { .embedInCode("Assets/\($0)") }),
 
         // The bridge that ships: no simulator and no web framework in it (issue 10: the binary's size).
         .executableTarget(

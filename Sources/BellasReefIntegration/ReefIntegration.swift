@@ -200,3 +200,7 @@ final class ReefIntegration: Integration, HomeAssistantEntities, ConfigurationCh
         await services.upstream.shutdown()
     }
 }
+
+extension ReefIntegration: EverydayCommands {
+    var everydayCommands: [String] { ReefTopics.everydayCommands }
+}

@@ -44,6 +44,8 @@ public enum ReefTopics {
 
     /// Exact command topics only, so that the bridge never hears its own state or responses.
     static let commandFilters = ["outlet/+/set", refresh, feedStart, feedCancel]
+    /// What the page's controls send: outlet switches.
+    static let everydayCommands = ["outlet/+/set"]
 
     /// The persisted timer of feed mode: one promise for all its outlets.
     static let feedTimer = "feed"

@@ -87,7 +87,7 @@ public struct ReefFixture: Sendable {
         let scenes = try configuration.scenes(over: [integration!])
         try await withRunningBridge(
             broker: broker, yaml: yaml, integrations: [integration!] + (scenes.map { [$0] } ?? []), metrics: metrics, clock: clock,
-            waitingForOnline: waitingForOnline, body)
+            waitingForOnline: waitingForOnline) { _ in try await body() }
     }
 
     /// Requests `service` received whose path starts with `prefix`.

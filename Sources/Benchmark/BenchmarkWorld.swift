@@ -86,7 +86,7 @@ struct BenchmarkWorld: Sendable {
                     try UniFiIntegrationFactory().make(section: configuration.section("unifi"), environment: environment),
                     try ReefIntegrationFactory().make(section: configuration.section(ReefTopics.name), environment: environment),
                 ].compactMap { $0 }
-                return try await withRunningBridge(broker: broker, yaml: yaml, integrations: integrations) {
+                return try await withRunningBridge(broker: broker, yaml: yaml, integrations: integrations) { _ in
                     try await waitForFirstStates(broker, layout)
                     return try await MeasuringClient.connected(to: broker) { client in
                         try await client.subscribe(MeasuringClient.replies + "/#")

@@ -40,19 +40,20 @@ public final class Bridge: Service {
     /// Signalled after each one, for `readEveryCommand` to wait on.
     private let messageHandled = Wakeup()
     private let isStopping = Atomic<Bool>(false)
-    /// What the page shows and how it sends commands (`bridge.web`); `nil` without the page.
-    let activity: BridgeActivity?
+    /// What the observer (the page) is told; `nil` without one.
+    let feed: ObserverFeed?
 
     /// - Parameters:
     ///   - logControl: the level and format `bridge/request/log_level` and a reload change, and
     ///     where `bridge/logging` comes from: the control `logger` (and the integrations') log through.
     ///   - source: where a reload (`bridge/request/reload`, SIGHUP) reads the configuration
     ///     again; `nil`: a reload is refused.
+    ///   - observer: a client in this process that shows what the bridge does (the page).
     ///   - clock: what its timers, polls and time limits run on: the integrations' (their
     ///     `IntegrationEnvironment`'s) too; a test's moves by hand.
     public init(
         configuration: LoadedConfiguration, integrations: [any Integration], metrics: BridgeMetrics = BridgeMetrics(), logger: Logger,
-        logControl: LogControl? = nil, source: ConfigurationSource? = nil, activity: BridgeActivity? = nil,
+        logControl: LogControl? = nil, source: ConfigurationSource? = nil, observer: (any BridgeObserver)? = nil,
         clock: any BridgeClock = .system
     ) throws {
         self.configuration = configuration
@@ -61,15 +62,16 @@ public final class Bridge: Service {
         self.logger = logger
         self.logControl = logControl ?? LogControl(configuration.bridge)
         self.source = source
-        self.activity = activity
+        let feed = observer.map(ObserverFeed.init)
+        self.feed = feed
         timers = try TimerStore(
             directory: configuration.bridge.stateDirectory, logger: logger, clock: clock, changed: metrics.upstreamHealth.changed)
         startedAt = clock.now
         var onPublish: (@Sendable (String, [UInt8], Bool) -> Void)?
-        if let activity { onPublish = { topic, payload, retain in activity.published(topic, payload, retain: retain) } }
+        if let feed { onPublish = { topic, payload, retain in feed.published(topic, payload, retain: retain) } }
         client = try MQTTClient(configuration: configuration.bridge.mqtt, logger: logger, onPublish: onPublish)
         let topics = BridgeTopics(base: configuration.bridge.baseTopic)
-        responder = CommandResponder(client: client, logger: logger, activity: activity)
+        responder = CommandResponder(client: client, logger: logger, feed: feed)
         events = BridgeEvents(topic: topics.event, client: client, logger: logger)
         discovery = configuration.bridge.discoveryEnabled
             ? Self.makeDiscovery(configuration.bridge, integrations: integrations, client: client, logger: logger) : nil
@@ -178,7 +180,7 @@ public final class Bridge: Service {
         integrationLogger[metadataKey: "integration"] = "\(integration.name)"
         let events = events
         let credentialTopics = (integration as? any CredentialTopics)?.credentialTopics ?? []
-        activity?.withhold(credentialTopics.map { IntegrationTopics(bridge: topics, name: integration.name).topic($0) })
+        feed?.addCredentialTopics(credentialTopics.map { IntegrationTopics(bridge: topics, name: integration.name).topic($0) })
         let context = IntegrationContext(
             topics: IntegrationTopics(bridge: topics, name: integration.name), logger: integrationLogger,
             timers: IntegrationTimers(store: timers, integration: integration.name) { events.restoreCarriedOut($0) },
@@ -244,7 +246,6 @@ public final class Bridge: Service {
         if requests.accepts(message.topic) {
             requests.enqueue(message)
         } else if let queue = running.queue(accepting: message.topic) {
-            activity?.received(message)
             queue.enqueue(message)
         } else {
             logger.debug("message on no command topic", metadata: ["topic": "\(message.topic)"])

@@ -64,10 +64,6 @@ public protocol SceneTargets: Integration {
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool
 }
 
-extension SceneTargets {
-    public func checkSceneTarget(_ part: ScenePart) async throws(ConfigError) {}
-}
-
 /// Commands that may take longer (or must take less) than the bridge's `command_timeout`.
 public protocol CommandTimeLimits: Integration {
     /// How long this command may take; `nil`: the bridge's `command_timeout`.
@@ -86,4 +82,11 @@ extension CommandTimeLimits {
 /// credentials (guest Wi-Fi codes): the bridge's page shows them withheld.
 public protocol CredentialTopics {
     var credentialTopics: [String] { get }
+}
+
+/// Topic filters below `base/<name>` of the commands a person may send from a client that
+/// shows the bridge to the household (the page's switches and pauses): everyday commands, not the
+/// admin actions, the lists or revoking, which stay behind the broker's ACL.
+public protocol EverydayCommands {
+    var everydayCommands: [String] { get }
 }

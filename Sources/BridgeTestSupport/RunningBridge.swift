@@ -14,6 +14,8 @@ import ServiceLifecycle
 /// (a `ManualClock` for a test on virtual time). `metrics`: the integrations' (their
 /// `IntegrationEnvironment`'s), as in `home2mqtt run`: `bridge/health` reads their upstreams'
 /// from it. `waitingForOnline: false`: `body` starts at once, for a broker that is away.
+/// `bridgeObserver`: told what the bridge does, for a test of a client in its process, which
+/// sends with the bridge `body` gets (`Bridge.send`).
 public func withRunningBridge<T: Sendable>(
     broker: TestBroker,
     yaml: String = "",
@@ -22,13 +24,14 @@ public func withRunningBridge<T: Sendable>(
     logger: Logger = testLogger("bridge"),
     logControl: LogControl? = nil,
     clock: any BridgeClock = .system,
+    bridgeObserver: (any BridgeObserver)? = nil,
     observer configureObserver: (inout MQTTConfiguration) -> Void = { _ in },
     waitingForOnline: Bool = true,
-    _ body: () async throws -> T
+    _ body: (Bridge) async throws -> T
 ) async throws -> T {
     let bridge = try Bridge(
         configuration: try testConfiguration(broker: broker, yaml: yaml),
-        integrations: integrations, metrics: metrics, logger: logger, logControl: logControl, clock: clock
+        integrations: integrations, metrics: metrics, logger: logger, logControl: logControl, observer: bridgeObserver, clock: clock
     )
     let group = ServiceGroup(services: [bridge], logger: testLogger("service-group"))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -39,7 +42,7 @@ public func withRunningBridge<T: Sendable>(
                 _ = try await watcher.latest(BridgeTopics(base: bridgeBase(yaml)).state) { $0 == .string(BridgeTopics.online) }
                 await watcher.disconnect()
             }
-            let result = try await body()
+            let result = try await body(bridge)
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
             return result

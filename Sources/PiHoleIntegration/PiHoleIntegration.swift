@@ -169,3 +169,7 @@ final class PiHoleIntegration: Integration, HomeAssistantEntities, Configuration
         return due
     }
 }
+
+extension PiHoleIntegration: EverydayCommands {
+    var everydayCommands: [String] { PiHoleTopics.everydayCommands }
+}

@@ -67,6 +67,8 @@ public enum PiHoleTopics {
         "+/pause", "+/resume", "+/refresh", "+/blocking/set", "+/domains/+/+", "+/group/+/set", "+/client/+/groups/set",
         "+/client/+/pause", "+/recently_blocked/get", "+/action/+", "+/search",
     ]
+    /// What the page's controls send: pauses and group switches, on every Pi-hole or on one.
+    static let everydayCommands = ["pause", "resume", "group/+/set", "+/pause", "+/resume", "+/group/+/set"]
 
     private static func scoped(_ id: String?, _ command: String) -> String {
         id.map { "\($0)/\(command)" } ?? command

@@ -91,7 +91,7 @@ public struct PiHoleFixture: Sendable {
         )
         try await withRunningBridge(
             broker: broker, yaml: yaml, integrations: [integration!], metrics: metrics, clock: clock, observer: configureObserver
-        ) {
+        ) { _ in
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver) { observer in
                 try await body(self, observer)
             }

@@ -173,3 +173,7 @@ final class UniFiIntegration: Integration, HomeAssistantEntities, ConfigurationC
         }
     }
 }
+
+extension UniFiIntegration: EverydayCommands {
+    var everydayCommands: [String] { UniFiTopics.everydayCommands }
+}

@@ -40,4 +40,6 @@ public enum UniFiTopics {
         "rule/+/set", "refresh", "voucher/create", "voucher/revoke", "voucher/preset/+",
         "controller/+/voucher/create", "controller/+/voucher/revoke", "controller/+/voucher/preset/+",
     ]
+    /// What the page's controls send: rule switches and a guest voucher (the guest card).
+    static let everydayCommands = ["rule/+/set", "voucher/create", "controller/+/voucher/create"]
 }

@@ -78,7 +78,7 @@ public struct UniFiFixture: Sendable {
             broker: broker, yaml: yaml, integrations: [integration!], metrics: metrics, logger: logs?.logger("bridge") ?? testLogger("bridge"),
             clock: clock,
             observer: configureObserver
-        ) {
+        ) { _ in
             try await Observer.watching(broker, subscribe: ["home/#", "homeassistant/#"], configure: configureObserver) { observer in
                 try await body(observer)
             }

@@ -9,11 +9,11 @@ final class EventStreams: Sendable {
     static let maximumStreams = 16
     static let statusInterval = TimeAmount.seconds(5)
 
-    private let activity: BridgeActivity
+    private let activity: PageActivity
     private let status: @Sendable () -> JSONValue
     private let openCount = Atomic<Int>(0)
 
-    init(activity: BridgeActivity, status: @escaping @Sendable () -> JSONValue) {
+    init(activity: PageActivity, status: @escaping @Sendable () -> JSONValue) {
         self.activity = activity
         self.status = status
     }

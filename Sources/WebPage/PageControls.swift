@@ -1,31 +1,25 @@
-/// The commands the page's controls may send, below the base topic: pause and resume (all
-/// Pi-holes or one), group, rule, outlet and scene switches, and a guest voucher for the guest
-/// card. Anything else is refused, so that the page is no way around the broker's ACL to the admin
-/// actions, the domain lists or revoking a voucher.
+import BridgeCore
+
+/// What the page's controls need of the bridge: the command path every client takes, and which
+/// commands are everyday ones (`EverydayCommands`: pauses, switches, a guest voucher). Anything
+/// else is refused, so that the page is no way around the broker's ACL to the admin actions, the
+/// domain lists or revoking a voucher.
+public protocol PageCommandPath: Sendable {
+    func send(topic: String, payload: [UInt8]) async -> CommandResponse
+    func isEverydayCommand(_ topic: String) -> Bool
+}
+
+extension Bridge: PageCommandPath {}
+
 enum PageControls {
-    static func allows(_ topic: String) -> Bool {
-        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.allSatisfy(isPlainLevel) else { return false }
-        switch levels.count {
-        case 2: return levels[0] == "pihole" && (levels[1] == "pause" || levels[1] == "resume")
-        case 3:
-            return (levels[0] == "pihole" && (levels[2] == "pause" || levels[2] == "resume"))
-                || (levels[0] == "scene" && levels[2] == "set")
-                || (levels[0] == "unifi" && levels[1] == "voucher" && levels[2] == "create")
-        case 4:
-            return (levels[0] == "pihole" && levels[1] == "group" && levels[3] == "set")
-                || (levels[0] == "unifi" && levels[1] == "rule" && levels[3] == "set")
-                || (levels[0] == "reef" && levels[1] == "outlet" && levels[3] == "set")
-        case 5:
-            return (levels[0] == "pihole" && levels[2] == "group" && levels[4] == "set")
-                || (levels[0] == "unifi" && levels[1] == "controller" && levels[3] == "voucher" && levels[4] == "create")
-        default: return false
-        }
+    /// Levels with no wildcard and nothing odd, none of them empty: a filter's `+` then stands
+    /// for one plain level, and a command topic is never more than it names.
+    static func isPlainTopic(_ topic: String) -> Bool {
+        topic.split(separator: "/", omittingEmptySubsequences: false).allSatisfy(isPlainLevel)
     }
 
-    /// A topic level with no wildcard and nothing odd, and not empty.
     private static func isPlainLevel(_ level: Substring) -> Bool {
-        !level.isEmpty && level.utf8.count <= 128 && level.utf8.allSatisfy(isPlain)
+        !level.isEmpty && level.utf8.count <= 128 && level.utf8.allSatisfy(isPlain) && level != "." && level != ".."
     }
 
     /// An ASCII letter or digit, `-`, `_` or `.`.

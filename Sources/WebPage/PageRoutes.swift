@@ -5,9 +5,9 @@ import NIOHTTP1
 /// wherever the page is served (`/`, or a proxy's prefix), and every link in it is relative too.
 public struct PageRoutes: Sendable {
     let configuration: WebConfiguration
-    let activity: BridgeActivity
+    let activity: PageActivity
     let status: @Sendable () -> JSONValue
-    let carryOut: @Sendable (_ topic: String, _ payload: [UInt8]) async -> CommandResponse
+    let bridge: any PageCommandPath
     let sessions: PageSessions?
     let trust: RequestTrust
     let streams: EventStreams
@@ -19,15 +19,14 @@ public struct PageRoutes: Sendable {
     var onlyThroughIngress: Bool { configuration.ingress && configuration.password == nil }
 
     public init(
-        configuration: WebConfiguration, activity: BridgeActivity, status: @escaping @Sendable () -> JSONValue,
-        carryOut: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) async -> CommandResponse,
+        configuration: WebConfiguration, activity: PageActivity, status: @escaping @Sendable () -> JSONValue, bridge: any PageCommandPath,
         listensOnLoopback: Bool = false
     ) {
         self.listensOnLoopback = listensOnLoopback
         self.configuration = configuration
         self.activity = activity
         self.status = status
-        self.carryOut = carryOut
+        self.bridge = bridge
         sessions = configuration.password.map(PageSessions.init(password:))
         trust = RequestTrust(configuration: configuration, ingressToken: RandomToken.make())
         streams = EventStreams(activity: activity, status: status)
@@ -48,12 +47,13 @@ public struct PageRoutes: Sendable {
         }
         switch (request.head.method, request.path) {
         case (.GET, "/"), (.HEAD, "/"): return .full(page(request))
-        case (.GET, "/page.js"): return .full(Self.asset(Self.script, type: "text/javascript; charset=utf-8"))
-        case (.GET, "/page.css"): return .full(Self.asset(Self.style, type: "text/css; charset=utf-8"))
+        case (.GET, "/page.js"): return .full(Self.asset(PackageResources.page_js, type: "text/javascript; charset=utf-8"))
+        case (.GET, "/page.css"): return .full(Self.asset(PackageResources.page_css, type: "text/css; charset=utf-8"))
         // Linked from the page; /favicon.ico for a browser that asks the origin's anyway.
-        case (.GET, "/favicon.svg"), (.GET, "/favicon.ico"): return .full(Self.asset(Self.icon, type: "image/svg+xml"))
+        case (.GET, "/favicon.svg"), (.GET, "/favicon.ico"): return .full(Self.asset(PackageResources.favicon_svg, type: "image/svg+xml"))
         // "Add to Home Screen": the page as an app, its URLs relative, so under an ingress prefix too.
-        case (.GET, "/manifest.webmanifest"): return .full(Self.asset(Self.manifest, type: "application/manifest+json"))
+        case (.GET, "/manifest.webmanifest"):
+            return .full(Self.asset(PackageResources.manifest_webmanifest, type: "application/manifest+json"))
         case (.GET, "/events"): return streams.open()
         case (.POST, "/login"): return .full(login(request))
         case (.POST, "/logout"): return .full(logout(request))
@@ -62,10 +62,6 @@ public struct PageRoutes: Sendable {
         default: return nil
         }
     }
-
-    /// The page's script and style sheet, the guest card's parts with them.
-    static let script = PageScript.text + PageGuestCard.script
-    static let style = PageStyle.text + "\n" + PageGuestCard.style
 
     /// Every path the page answers; any other is the listener's (`/healthz`, `/metrics`) or nobody's.
     static let paths: Set<Substring> = [
@@ -96,8 +92,8 @@ public struct PageRoutes: Sendable {
         return WebResponse(.ok, contentType: "text/html; charset=utf-8", body: Array(html.utf8), headers: Self.pageHeaders)
     }
 
-    private static func asset(_ text: String, type: String) -> WebResponse {
-        WebResponse(.ok, contentType: type, body: Array(text.utf8), headers: pageHeaders)
+    private static func asset(_ bytes: [UInt8], type: String) -> WebResponse {
+        WebResponse(.ok, contentType: type, body: bytes, headers: pageHeaders)
     }
 
     /// Nothing from elsewhere: no script, style or connection but the page's own; no framing by
@@ -108,18 +104,6 @@ public struct PageRoutes: Sendable {
          "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'self'; frame-ancestors 'self'"),
         ("Cache-Control", "no-store"),
     ]
-
-    /// The tab's icon: a house with a signal, in the page's accent colour.
-    static let manifest = """
-        {"name":"home2mqtt","short_name":"home2mqtt","start_url":".","scope":".","display":"standalone",\
-        "theme_color":"#2b6cb0","background_color":"#ffffff",\
-        "icons":[{"src":"favicon.svg","sizes":"any","type":"image/svg+xml","purpose":"any"}]}
-        """
-
-    static let icon = """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M4 15 16 4l12 11v13H4z" fill="#2b6cb0"/>\
-        <path d="M11 22a7 7 0 0 1 10 0M13.5 25a3.5 3.5 0 0 1 5 0" stroke="#fff" stroke-width="2" fill="none" stroke-linecap="round"/></svg>
-        """
 
     private func login(_ request: WebRequest) -> WebResponse {
         guard configuration.controls, let sessions else { return .text(.notFound, "the page has no login: bridge.web.controls is off") }
@@ -169,7 +153,7 @@ public struct PageRoutes: Sendable {
             return .text(.forbidden, "refused: missing or wrong X-CSRF-Token")
         }
         guard let body = JSONValue.parse(request.body), case .string(let topic)? = body["topic"] else {
-            return .text(.badRequest, #"expected {"topic":"pihole/pause","payload":"30"}"#)
+            return .text(.badRequest, #"expected {"topic":"…","payload":"…"}: a command's topic below the base topic, and its payload"#)
         }
         let payload: String
         switch body["payload"] {
@@ -177,8 +161,11 @@ public struct PageRoutes: Sendable {
         case .string(let text)?: payload = text
         case let value?: payload = value.encodedString()
         }
-        guard PageControls.allows(topic) else { return .text(.forbidden, "not a command the page sends: '\(topic)'") }
-        let answer = await carryOut("\(activity.topics.base)/\(topic)", Array(payload.utf8))
+        let fullTopic = "\(activity.topics.base)/\(topic)"
+        guard PageControls.isPlainTopic(topic), bridge.isEverydayCommand(fullTopic) else {
+            return .text(.forbidden, "not a command the page sends: '\(topic)'")
+        }
+        let answer = await bridge.send(topic: fullTopic, payload: Array(payload.utf8))
         return WebResponse(.ok, contentType: "application/json", body: answer.payload.encoded(), headers: [("Cache-Control", "no-store")])
     }
 }

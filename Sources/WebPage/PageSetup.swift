@@ -9,7 +9,7 @@ import Logging
 /// The bridge's page (`bridge.web`) wired to the running bridge.
 public enum PageSetup {
     public static func routes(
-        _ web: WebConfiguration, health: HealthConfiguration, activity: BridgeActivity, bridge: Bridge, logger: Logger
+        _ web: WebConfiguration, health: HealthConfiguration, activity: PageActivity, bridge: Bridge, logger: Logger
     ) -> PageRoutes {
         warnAboutExposure(web, health: health, logger: logger)
         let startedAt = Date()
@@ -21,7 +21,7 @@ public enum PageSetup {
                     "broker_connected": .bool(bridge.isBrokerConnected), "reconnects": .number(Double(bridge.brokerReconnects)),
                 ]
             },
-            carryOut: { topic, payload in await bridge.carryOutFromPage(topic: topic, payload: payload) },
+            bridge: bridge,
             listensOnLoopback: RequestTrust.isLoopback(health.bindAddress))
     }
 

@@ -51,10 +51,10 @@ struct DemoCommand: AsyncParsableCommand {
             let page = DemoPage(port: try webPort ?? BoundLoopbackSocket().port)
             let yaml = DemoConfiguration.yaml(broker: broker.address, upstreams: upstreams, logLevel: logLevel, page: page)
             let setup = try BridgeSetup(configuration: DemoConfiguration.load(yaml), logger: logger)
-            let activity = BridgeActivity(baseTopic: DemoConfiguration.baseTopic)
+            let activity = PageActivity(baseTopic: DemoConfiguration.baseTopic)
             let bridge = try Bridge(
                 configuration: setup.configuration, integrations: setup.integrations, logger: logger, logControl: logControl,
-                activity: activity)
+                observer: activity)
             let routes = PageSetup.routes(
                 setup.configuration.bridge.web, health: setup.configuration.bridge.health, activity: activity, bridge: bridge, logger: logger)
             let listener = HTTPListener(host: "127.0.0.1", port: page.port, logger: logger) { request in

@@ -54,12 +54,12 @@ struct RunCommand: AsyncParsableCommand {
         }
         let bridgeConfiguration = setup.configuration.bridge
         let web = bridgeConfiguration.web
-        let activity = web.enabled ? BridgeActivity(baseTopic: bridgeConfiguration.baseTopic) : nil
+        let activity = web.enabled ? PageActivity(baseTopic: bridgeConfiguration.baseTopic) : nil
         let bridge: Bridge
         do {
             bridge = try Bridge(
                 configuration: setup.configuration, integrations: setup.integrations, metrics: metrics, logger: logger,
-                logControl: logControl, source: source, activity: activity)
+                logControl: logControl, source: source, observer: activity)
         } catch let error as ConfigError {
             // The state directory is checked when the bridge opens it, not by check-config.
             writeNow("configuration error: \(error)\n", to: STDERR_FILENO)

@@ -11,7 +11,7 @@ import Testing
     @Test func healthCheckIsAnsweredOnTheResponseTopicWithCorrelationData() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }
-        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) {
+        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) { _ in
             try await Observer.watching(broker, subscribe: ["me/#", "home/#"]) { observer in
                 _ = try await observer.latest("home/echo/availability") { $0 == "online" }
                 try await observer.send(
@@ -30,7 +30,7 @@ import Testing
     @Test func aMQTT311ClientGetsItsTransactionBack() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }
-        try await withRunningBridge(broker: broker, integrations: []) {
+        try await withRunningBridge(broker: broker, integrations: []) { _ in
             try await Observer.watching(broker, subscribe: ["home/#"], configure: { $0.protocolVersion = .v311 }) { observer in
                 try await observer.send("home/bridge/request/health_check", #"{"transaction":"t-1"}"#)
                 let reply = try await observer.recorder.first(topic: "home/bridge/request/health_check/response")
@@ -47,7 +47,7 @@ import Testing
     @Test func malformedAndUnknownRequestsGetErrors() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }
-        try await withRunningBridge(broker: broker, integrations: []) {
+        try await withRunningBridge(broker: broker, integrations: []) { _ in
             try await Observer.watching(broker, subscribe: ["home/#"]) { observer in
                 let broken = try await observer.command("home/bridge/request/health_check", "{\"transaction\":")
                 #expect(broken["status"] == "error")
@@ -70,7 +70,7 @@ import Testing
         let capture = LogCapture()
         let control = LogControl(level: .info)
         let logger = control.logger(wrapping: capture.logger("bridge"))
-        try await withRunningBridge(broker: broker, integrations: [], logger: logger, logControl: control) {
+        try await withRunningBridge(broker: broker, integrations: [], logger: logger, logControl: control) { _ in
             try await Observer.watching(broker, subscribe: ["home/#"]) { observer in
                 // Clearing a retained command is logged at debug level: seen only once that is the level.
                 let debugLine = "ignored the clearing of a retained command"
@@ -99,7 +99,7 @@ import Testing
         defer { broker.stop() }
         let control = LogControl(level: .info)
         let logger = control.logger(wrapping: testLogger("bridge"))
-        try await withRunningBridge(broker: broker, integrations: [], logger: logger, logControl: control) {
+        try await withRunningBridge(broker: broker, integrations: [], logger: logger, logControl: control) { _ in
             try await Observer.watching(broker, subscribe: ["home/#"]) { observer in
                 // Each failed request logs a warning: 60 at once.
                 let burst = 60

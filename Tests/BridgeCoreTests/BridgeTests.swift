@@ -9,7 +9,7 @@ import Testing
         let broker = try await TestBroker()
         defer { broker.stop() }
         let yaml = "mqtt:\n  username: bridge\n  password: hunter2\n"
-        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [EchoIntegration()]) {
+        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [EchoIntegration()]) { _ in
             let observer = try await Observer(broker, subscribe: ["home/#"])
             defer { Task { await observer.disconnect() } }
             #expect(try await observer.latest("home/bridge/state") == .string("online"))
@@ -29,7 +29,7 @@ import Testing
     @Test func answersOnTheResponseTopicWithCorrelationData() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }
-        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) {
+        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) { _ in
             let observer = try await Observer(broker, subscribe: ["me/#", "home/#"])
             defer { Task { await observer.disconnect() } }
             _ = try await observer.latest("home/echo/availability")
@@ -49,7 +49,7 @@ import Testing
     @Test func commandsRunOnTheBridgesEventLoop() async throws {
         let broker = try await TestBroker()
         defer { broker.stop() }
-        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) {
+        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) { _ in
             let observer = try await Observer(broker, subscribe: ["home/#"])
             defer { Task { await observer.disconnect() } }
             _ = try await observer.latest("home/echo/availability")
@@ -105,7 +105,7 @@ import Testing
         try await setup.send("home/echo/echo", "left over", retain: true)
         await setup.disconnect()
         let echo = EchoIntegration()
-        try await withRunningBridge(broker: broker, integrations: [echo]) {
+        try await withRunningBridge(broker: broker, integrations: [echo]) { _ in
             let observer = try await Observer(broker, subscribe: ["home/#"])
             defer { Task { await observer.disconnect() } }
             // A live command sent after the bridge subscribed proves the retained one was seen first.
@@ -121,7 +121,7 @@ import Testing
         let observer = try await Observer(broker, subscribe: ["home/bridge/state"])
         defer { Task { await observer.disconnect() } }
         let echo = EchoIntegration()
-        try await withRunningBridge(broker: broker, integrations: [echo]) {
+        try await withRunningBridge(broker: broker, integrations: [echo]) { _ in
             _ = try await observer.latest("home/bridge/state") { $0 == "online" }
         }
         #expect(echo.shutdowns == 1)
@@ -134,7 +134,7 @@ import Testing
         let broker = try await TestBroker()
         defer { broker.stop() }
         let echo = EchoIntegration()
-        try await withRunningBridge(broker: broker, yaml: "bridge:\n  command_timeout: 1\n", integrations: [echo]) {
+        try await withRunningBridge(broker: broker, yaml: "bridge:\n  command_timeout: 1\n", integrations: [echo]) { _ in
             let observer = try await Observer(broker, subscribe: ["home/#"])
             defer { Task { await observer.disconnect() } }
             _ = try await observer.latest("home/echo/availability")

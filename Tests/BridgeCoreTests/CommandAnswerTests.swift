@@ -12,7 +12,7 @@ import Testing
     @Test func aLaneGoesOnWhileTheBrokerHasNotAcknowledgedItsAnswers() async throws {
         try await withTestBroker { broker in
             let echo = EchoIntegration()
-            try await withRunningBridge(broker: broker, integrations: [echo]) {
+            try await withRunningBridge(broker: broker, integrations: [echo]) { _ in
                 let watched = ["home/echo/availability", "home/echo/linger", "me/replies"]
                 try await Observer.watching(broker, subscribe: watched) { observer in
                     _ = try await observer.latest("home/echo/availability")

@@ -16,7 +16,7 @@ import Testing
         // As `broker-config/mosquitto.conf`: without it, answers in a burst wait on Nagle's algorithm.
         let broker = try await TestBroker(config: "set_tcp_nodelay true")
         defer { broker.stop() }
-        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) {
+        try await withRunningBridge(broker: broker, integrations: [EchoIntegration()]) { _ in
             let observer = try await Observer(broker, subscribe: ["home/echo/availability"])
             defer { Task { await observer.disconnect() } }
             _ = try await observer.latest("home/echo/availability")

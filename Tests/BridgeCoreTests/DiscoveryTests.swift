@@ -36,7 +36,7 @@ import Testing
         let current = "homeassistant/switch/home2mqtt_home/echo_thing/config"
         let bridgeSensor = "homeassistant/binary_sensor/home2mqtt_home/bridge_connection/config"
 
-        try await withRunningBridge(broker: broker, integrations: [EchoIntegration(entityIDs: ["thing"])]) {
+        try await withRunningBridge(broker: broker, integrations: [EchoIntegration(entityIDs: ["thing"])]) { _ in
             let config = try await observer.recorder.first(topic: current)
             #expect(JSONValue.parse(config.payload)?["availability_mode"] == "all")
             _ = try await observer.recorder.first(topic: bridgeSensor)

@@ -50,7 +50,7 @@ private func config(_ id: String) -> String { "homeassistant/switch/home2mqtt_ho
         let observer = try await Observer(broker, subscribe: ["homeassistant/#"])
         defer { Task { await observer.disconnect() } }
         let integration = ChangingIntegration()
-        try await withRunningBridge(broker: broker, integrations: [integration]) {
+        try await withRunningBridge(broker: broker, integrations: [integration]) { _ in
             try await expectEntitiesFollow(integration, on: observer.recorder)
         }
     }
@@ -64,7 +64,7 @@ private func config(_ id: String) -> String { "homeassistant/switch/home2mqtt_ho
         defer { Task { await observer.disconnect() } }
         for id in ["kept", "gone"] { try await observer.send(config(id), "{\"name\":\"\(id)\"}", retain: true) }
         let integration = ChangingIntegration()
-        try await withRunningBridge(broker: broker, integrations: [integration]) {
+        try await withRunningBridge(broker: broker, integrations: [integration]) { _ in
             // The bridge has subscribed and seen both retained configs; it has cleared neither.
             _ = try await observer.recorder.first(topic: "homeassistant/binary_sensor/home2mqtt_home/bridge_connection/config")
             try await Task.sleep(for: .milliseconds(500))

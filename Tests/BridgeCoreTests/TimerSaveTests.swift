@@ -18,7 +18,7 @@ import Testing
         let fifo = stateDirectory + "/timers.json.tmp"
         try #require(mkfifo(fifo, 0o600) == 0)
         let yaml = "bridge:\n  state_dir: \(stateDirectory)\n"
-        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [EchoIntegration()]) {
+        try await withRunningBridge(broker: broker, yaml: yaml, integrations: [EchoIntegration()]) { _ in
             let observer = try await Observer(broker, subscribe: ["home/#"])
             defer { Task { await observer.disconnect() } }
             _ = try await observer.latest("home/echo/availability")

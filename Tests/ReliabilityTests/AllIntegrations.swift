@@ -76,7 +76,7 @@ struct AllIntegrations: Sendable {
                 let all = AllIntegrations(piHole: piHole, unifi: unifiFixture.simulator, reef: reefFixture.simulator)
                 try await withRunningBridge(
                     broker: unifiFixture.broker, yaml: yaml, integrations: integrations, logger: logger, observer: configureObserver
-                ) {
+                ) { _ in
                     try await Observer.watching(unifiFixture.broker, subscribe: ["home/#"], configure: configureObserver) { observer in
                         _ = try await observer.latest("home/pihole/main") { $0["available"] == true }
                         _ = try await observer.latest("home/unifi/rules") { $0["downtime-emma"] != nil }

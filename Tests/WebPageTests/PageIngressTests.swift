@@ -10,19 +10,23 @@ import Testing
 @Suite struct PageIngressTests {
     static let supervisor = WebConfiguration.supervisorAddress
 
-    /// The topics the page handed to the bridge.
-    final class Sent: Sendable {
+    /// A bridge that takes every command and remembers the topics the page handed to it.
+    final class Sent: PageCommandPath {
         let topics = Mutex<[String]>([])
+
+        func send(topic: String, payload: [UInt8]) async -> CommandResponse {
+            topics.withLock { $0.append(topic) }
+            return CommandResponse(result: .success(nil), transaction: nil)
+        }
+
+        func isEverydayCommand(_ topic: String) -> Bool { true }
     }
 
     static func routes(sent: Sent) throws -> PageRoutes {
         let web = try WebConfiguration(
             ConfigSection(.mapping([("enabled", .scalar("true")), ("controls", .scalar("true")), ("ingress", .scalar("true"))])),
             health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
-        return PageRoutes(configuration: web, activity: BridgeActivity(baseTopic: "home"), status: { [:] }, carryOut: { topic, _ in
-            sent.topics.withLock { $0.append(topic) }
-            return CommandResponse(result: .success(nil), transaction: nil)
-        })
+        return PageRoutes(configuration: web, activity: PageActivity(baseTopic: "home"), status: { [:] }, bridge: sent)
     }
 
     static func request(
@@ -76,8 +80,7 @@ import Testing
             ])),
             health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
         let routes = PageRoutes(
-            configuration: web, activity: BridgeActivity(baseTopic: "home"), status: { [:] },
-            carryOut: { _, _ in CommandResponse(result: .success(nil), transaction: nil) })
+            configuration: web, activity: PageActivity(baseTopic: "home"), status: { [:] }, bridge: Sent())
         let page = try #require(Self.response(await routes.answer(Self.request(.GET, "/", from: "192.168.1.20"))))
         #expect(page.status == .ok && String(decoding: page.body, as: UTF8.self).contains(#"content="login""#))
     }
@@ -112,8 +115,8 @@ import Testing
             ConfigSection(.mapping([("enabled", .scalar("true"))])),
             health: HealthConfiguration(ConfigSection(.mapping([("enabled", .scalar("true"))]))))
         let routes = PageRoutes(
-            configuration: web, activity: BridgeActivity(baseTopic: "home"), status: { [:] },
-            carryOut: { _, _ in CommandResponse(result: .success(nil), transaction: nil) }, listensOnLoopback: true)
+            configuration: web, activity: PageActivity(baseTopic: "home"), status: { [:] }, bridge: PageIngressTests.Sent(),
+            listensOnLoopback: true)
         for (host, served) in [
             ("127.0.0.1:9134", true), ("localhost:9134", true), ("[::1]:9134", true), ("localhost", true),
             ("attacker.example:9134", false), ("127.0.0.1.attacker.example", false), ("[::1].attacker.example:80", false),

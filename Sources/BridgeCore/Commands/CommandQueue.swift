@@ -8,11 +8,11 @@ import Synchronization
 final class CommandQueue: Sendable {
     /// `expiresAt`: when the command's MQTT 5 message expiry (the remaining interval the broker
     /// gave at delivery) runs out, if it has one.
-    /// `reply`: where a command the bridge gave itself (`perform`) is answered, in place of MQTT.
+    /// `arrival`: who waits for its answer, and since when.
     private typealias Pending = (
-        transaction: JSONValue?, prepared: PreparedCommand, message: MQTTMessage, expiresAt: ContinuousClock.Instant?, reply: Reply?
+        transaction: JSONValue?, prepared: PreparedCommand, message: MQTTMessage, expiresAt: ContinuousClock.Instant?,
+        arrival: CommandArrival
     )
-    typealias Reply = CheckedContinuation<CommandResponse, Never>
     private typealias Start = (ticket: CommandLanes<Pending>.Ticket, pending: Pending)
 
     let integration: any Integration
@@ -35,7 +35,7 @@ final class CommandQueue: Sendable {
     /// stop what runs (the bridge is shutting down).
     private enum Work: Sendable {
         case start(Start)
-        case answer(MQTTMessage, CommandResponse, Reply?)
+        case answer(MQTTMessage, CommandResponse, CommandArrival)
         case close
     }
     private let work: AsyncStream<Work>
@@ -57,6 +57,7 @@ final class CommandQueue: Sendable {
         self.timeLimit = timeLimit
         self.metrics = metrics
         filters = integration.commandFilters.map { context.topics.topic($0) }
+        everydayFilters = ((integration as? any EverydayCommands)?.everydayCommands ?? []).map { context.topics.topic($0) }
         intake = Mutex(Intake(lanes: CommandLanes(capacity: Self.capacity)))
         (work, workContinuation) = AsyncStream.makeStream()
     }
@@ -64,6 +65,7 @@ final class CommandQueue: Sendable {
     /// The integration's command filters under the bridge's base topic, made once: every message
     /// the bridge receives is matched against them.
     let filters: [String]
+    private let everydayFilters: [String]
 
     func accepts(_ topic: String) -> Bool {
         // Every filter lies under the integration's root: another integration's command is turned
@@ -71,10 +73,15 @@ final class CommandQueue: Sendable {
         topic.utf8.starts(with: context.topics.root.utf8) && filters.contains { TopicFilter.matches($0, topic: topic) }
     }
 
+    /// Whether `topic`, one of this queue's, is one of the integration's `EverydayCommands`.
+    func acceptsEveryday(_ topic: String) -> Bool {
+        everydayFilters.contains { TopicFilter.matches($0, topic: topic) }
+    }
+
     /// Parses and queues a message, or has it answered when it cannot be queued: by `run` while
     /// the queue is open, here once it is closed ("shutting down").
-    func enqueue(_ message: MQTTMessage) {
-        guard let parsed = CommandRequest.parse(message, below: context.topics.root) else {
+    func enqueue(_ message: MQTTMessage, from sender: CommandSender = .mqtt) {
+        guard let parsed = CommandRequest.parse(message, below: context.topics.root, answeredPrivately: sender.answersPrivately) else {
             retainedCommands.ignore(message, logger: context.logger)
             return
         }
@@ -88,7 +95,7 @@ final class CommandQueue: Sendable {
         }
         let transaction = (try? parsed.get())?.transaction
         let expiresAt = message.properties.messageExpiryInterval.map { ContinuousClock.now + .seconds(Int64($0)) }
-        admit(message, prepared.map { ($0, expiresAt) }, transaction: transaction, reply: nil)
+        admit(message, prepared.map { ($0, expiresAt) }, transaction: transaction, arrival: arrival(from: sender))
     }
 
     /// Carries out `prepared` as a command of this integration's, in its lanes and with its time
@@ -97,14 +104,18 @@ final class CommandQueue: Sendable {
     func perform(_ prepared: PreparedCommand, topic: String) async -> CommandResponse {
         let message = MQTTMessage(topic: context.topics.topic(topic), payload: [], qos: .atLeastOnce, retain: false)
         counters(of: message).received.increment()
-        return await withCheckedContinuation { reply in
-            admit(message, .success((prepared, nil)), transaction: nil, reply: reply)
+        return await withCheckedContinuation { caller in
+            admit(message, .success((prepared, nil)), transaction: nil, arrival: arrival(from: .bridge(caller)))
         }
+    }
+
+    private func arrival(from sender: CommandSender) -> CommandArrival {
+        CommandArrival(sender: sender, at: responder.feed == nil ? nil : .now)
     }
 
     private func admit(
         _ message: MQTTMessage, _ prepared: Result<(PreparedCommand, ContinuousClock.Instant?), CommandError>, transaction: JSONValue?,
-        reply: Reply?
+        arrival: CommandArrival
     ) {
         let refusedAfterClose: CommandResponse? = intake.withLock { intake in
             guard !intake.isClosed else {
@@ -113,9 +124,9 @@ final class CommandQueue: Sendable {
             switch prepared {
             case .failure(let error):
                 logFailure(of: message, error)
-                workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: transaction), reply))
+                workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: transaction), arrival))
             case .success(let (prepared, expiresAt)):
-                let pending: Pending = (transaction, prepared, message, expiresAt, reply)
+                let pending: Pending = (transaction, prepared, message, expiresAt, arrival)
                 switch intake.lanes.admit(pending, lanes: prepared.lanes) {
                 case .start(let ticket):
                     workContinuation.yield(.start((ticket, pending)))
@@ -123,12 +134,12 @@ final class CommandQueue: Sendable {
                     break
                 case .refused:
                     let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)", code: .busy)
-                    workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: transaction), reply))
+                    workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: transaction), arrival))
                 }
             }
             return nil
         }
-        if let refusedAfterClose { answer(message, refusedAfterClose, reply: reply) }
+        if let refusedAfterClose { answer(message, refusedAfterClose, to: arrival) }
     }
 
     /// The bridge is shutting down (or the integration is reloaded): the commands running now are
@@ -143,11 +154,10 @@ final class CommandQueue: Sendable {
         }
     }
 
-    private func answer(_ message: MQTTMessage, _ response: CommandResponse, reply: Reply?) {
+    private func answer(_ message: MQTTMessage, _ response: CommandResponse, to arrival: CommandArrival) {
         let answered = counters(of: message)
         if case .success = response.result { answered.succeeded.increment() } else { answered.failed.increment() }
-        if let reply { return reply.resume(returning: response) }
-        responder.respond(to: message, with: response)
+        responder.answer(message, with: response, to: arrival)
     }
 
     /// The counters of `message`'s topic, made at its first command and then found by the topic
@@ -172,8 +182,8 @@ final class CommandQueue: Sendable {
                 switch item {
                 case .start(let first):
                     group.addTask { await self.carryOut(startingWith: first) }
-                case .answer(let message, let response, let reply):
-                    answer(message, response, reply: reply)
+                case .answer(let message, let response, let arrival):
+                    answer(message, response, to: arrival)
                 case .close:
                     // What runs is cancelled; what starts from here on starts cancelled and is refused.
                     group.cancelAll()
@@ -198,7 +208,7 @@ final class CommandQueue: Sendable {
             // The next command of its lane starts once this answer is queued, not acknowledged:
             // a lane's answers still go out in order (the client sends in the order queued), and
             // the lane does not wait a broker round trip per command.
-            answer(pending.message, response, reply: pending.reply)
+            answer(pending.message, response, to: pending.arrival)
             if let first = starting.first { next.insert(first, at: 0) }
         }
     }
@@ -239,18 +249,29 @@ final class CommandQueue: Sendable {
     }
 }
 
-/// Publishes command responses where the command asked for them.
+/// Sends each answer where its command's sender waits for it, and tells the observer, if any.
 struct CommandResponder: Sendable {
     let client: MQTTClient
     let logger: Logger
-    let activity: BridgeActivity?
+    let feed: ObserverFeed?
 
-    /// Queues the answer (QoS 1) without waiting for the broker's acknowledgement; a failure is
-    /// logged when it comes. The bridge's shutdown still waits for the acknowledgements: its
-    /// `offline` goes out after every answer queued, and it awaits that one's.
-    func respond(to command: MQTTMessage, with response: CommandResponse) {
-        // A command from the page is answered there, not on MQTT.
-        if activity?.answered(command, response) == true { return }
+    /// An MQTT command's answer is queued (QoS 1) without waiting for the broker's acknowledgement;
+    /// a failure is logged when it comes. The bridge's shutdown still waits for the
+    /// acknowledgements: its `offline` goes out after every answer queued, and it awaits that one's.
+    func answer(_ command: MQTTMessage, with response: CommandResponse, to arrival: CommandArrival) {
+        switch arrival.sender {
+        case .bridge(let caller):
+            caller.resume(returning: response)
+        case .inProcess(let caller):
+            feed?.answered(command, response, arrivedAt: arrival.at, sentInProcess: true)
+            caller.resume(returning: response)
+        case .mqtt:
+            feed?.answered(command, response, arrivedAt: arrival.at, sentInProcess: false)
+            publish(response, for: command)
+        }
+    }
+
+    private func publish(_ response: CommandResponse, for command: MQTTMessage) {
         let destination = CommandResponse.destination(for: command)
         let logger = logger
         client.publish(

@@ -29,9 +29,13 @@ public struct CommandRequest: Sendable {
     /// Payloads larger than this are answered with an error and never parsed.
     public static let maximumPayloadSize = 64 * 1024
 
-    /// Reads an MQTT message addressed to an integration's root.
+    /// Reads an MQTT message addressed to an integration's root. `answeredPrivately`: whether the
+    /// answer reaches its sender alone; by default, whether the message names a response topic (an
+    /// MQTT 5 client's own), not the default one anyone may read.
     /// - Returns: `nil` for a retained message: a retained command would re-run on every restart.
-    public static func parse(_ message: MQTTMessage, below root: String) -> Result<CommandRequest, CommandError>? {
+    public static func parse(
+        _ message: MQTTMessage, below root: String, answeredPrivately: Bool? = nil
+    ) -> Result<CommandRequest, CommandError>? {
         guard !message.retain else { return nil }
         guard message.payload.count <= maximumPayloadSize else {
             return .failure(CommandError("payload too large: \(message.payload.count) bytes, at most \(maximumPayloadSize)"))
@@ -43,7 +47,7 @@ public struct CommandRequest: Sendable {
         // followed by a combining mark would not split, and every level would cost a grapheme walk.
         let path = message.topic.utf8.dropFirst(root.utf8.count + 1)
             .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
-        let answeredPrivately = !(message.properties.responseTopic ?? "").isEmpty
+        let answeredPrivately = answeredPrivately ?? !(message.properties.responseTopic ?? "").isEmpty
         let trimmed = Self.trimmed(text)
         if trimmed.isEmpty {
             return .success(CommandRequest(path: path, payload: .empty, answeredPrivately: answeredPrivately))

@@ -254,3 +254,7 @@ final class SceneIntegration: Integration, HomeAssistantEntities, ConfigurationC
         }
     }
 }
+
+extension SceneIntegration: EverydayCommands {
+    var everydayCommands: [String] { SceneTopics.everydayCommands }
+}

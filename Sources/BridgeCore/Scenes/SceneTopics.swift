@@ -12,6 +12,8 @@ public enum SceneTopics {
     /// `ON`, `OFF`, or `{"state":"on","for"|"until"}`.
     public static func set(_ key: String) -> String { "\(key)/set" }
     static let commandFilters = ["+/set"]
+    /// What the page's controls send: every scene's switch.
+    static let everydayCommands = commandFilters
 
     /// A scene's topic key, from its name as configured (or as typed: `Quiet evening`).
     public static func key(_ name: String) -> String { TopicKey.slug(name, fallback: name) }

@@ -1,3 +1,4 @@
+import BridgeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
