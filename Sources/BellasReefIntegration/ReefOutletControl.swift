@@ -33,7 +33,7 @@ struct ReefOutletControl: Sendable {
         let id = outlet.outlet.id
         let timerKey = ReefTopics.restoreTimer(outletID: id)
         do {
-            try await timers.carryOut(key: timerKey, timedFor: change.duration) { pending in
+            try await timers.change(key: timerKey, timedFor: change.duration) { pending in
                 // A second timed command keeps the first one's promise: back to how it was before either.
                 if let pending { return pending }
                 let isOn = try await services.upstream.call(.outlets) { try await $0.outletState(id) }.isOn

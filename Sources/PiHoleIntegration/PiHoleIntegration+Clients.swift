@@ -54,7 +54,7 @@ extension PiHoleIntegration {
             let plan = planned[instance.id]!
             let key = PiHoleClientRegistry.timerKey(pihole: instance.id, client: client)
             let isConfigured = holders.contains(instance.id)
-            let entry = try await timers.carryOut(key: key, timedFor: plan.duration) { pending in
+            let entry = try await timers.change(key: key, timedFor: plan.duration) { pending in
                 if let pending { return pending }
                 guard isConfigured else { return ["pihole": .string(instance.id), "client": .string(client), "created": true] }
                 guard let current = try await instance.measured({ try await $0.clientEntry(client) }) else {

@@ -38,7 +38,7 @@ extension PiHoleIntegration {
         defer { refreshDetailsSoon([.groups]) }
         return try await forEach(target, among: instances.filter { holders.contains($0.id) }) { instance in
             let key = PiHoleGroupRegistry.timerKey(pihole: instance.id, name: name)
-            let group = try await timers.carryOut(key: key, timedFor: change.duration) { pending in
+            let group = try await timers.change(key: key, timedFor: change.duration) { pending in
                 var previous = pending?["enabled"]?.boolValue
                 if previous == nil { previous = try await instance.currentGroup(name)?.enabled }
                 guard let previous else { throw CommandError("\(instance.id): the group '\(name)' is gone", code: .notFound) }

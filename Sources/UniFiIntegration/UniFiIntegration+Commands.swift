@@ -51,7 +51,7 @@ extension UniFiIntegration {
         let controller = controllers.first { $0.id == controllerID }!
         let timerKey = ManagedRule.timerKey(controller: controllerID, id: rule.id)
         do {
-            let updated = try await context.timers.carryOut(key: timerKey, timedFor: command.duration) { pending in
+            let updated = try await context.timers.change(key: timerKey, timedFor: command.duration) { pending in
                 var previous = pending?["enabled"]?.boolValue
                 if previous == nil { previous = try await controller.current(rule.kind, id: rule.id).enabled }
                 return [

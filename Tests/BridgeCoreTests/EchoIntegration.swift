@@ -46,7 +46,7 @@ final class EchoIntegration: Integration, HomeAssistantEntities {
             let thing = path[0]
             let change = try SwitchCommand.parse(command.payload, command: "set")
             do {
-                try await context.timers.carryOut(key: thing, timedFor: change.duration) { _ in ["on": .bool(!change.enabled)] } _: {}
+                try await context.timers.change(key: thing, timedFor: change.duration) { _ in ["on": .bool(!change.enabled)] } _: {}
             } catch {
                 throw error as? CommandError ?? CommandError("\(error)")
             }

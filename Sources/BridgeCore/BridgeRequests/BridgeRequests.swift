@@ -47,7 +47,7 @@ struct BridgeRequests: Integration, CommandTimeLimits {
     func handle(_ request: Request, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
         switch request {
         case .healthCheck: return healthCheck()
-        case .logLevel(let payload): return try LogLevelRequest.carryOut(payload, on: logControl, logger: context.logger)
+        case .logLevel(let payload): return try LogLevelRequest.apply(payload, on: logControl, logger: context.logger)
         case .reload: return try await reload().get()
         }
     }

@@ -8,7 +8,7 @@ enum LogLevelRequest {
         #"log_level takes {"level":"<level>"} with one of "# + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
-    static func carryOut(_ payload: CommandRequest.Payload, on control: LogControl, logger: Logger) throws(CommandError) -> JSONValue {
+    static func apply(_ payload: CommandRequest.Payload, on control: LogControl, logger: Logger) throws(CommandError) -> JSONValue {
         let text: String
         switch payload {
         case .empty:

@@ -181,7 +181,7 @@ final class CommandQueue: Sendable {
             for await item in work {
                 switch item {
                 case .start(let first):
-                    group.addTask { await self.carryOut(startingWith: first) }
+                    group.addTask { await self.runInTurn(startingWith: first) }
                 case .answer(let message, let response, let arrival):
                     answer(message, response, to: arrival)
                 case .close:
@@ -195,7 +195,7 @@ final class CommandQueue: Sendable {
     /// Carries out `first`, then the first command its end lets start, and so on; any other
     /// command an end lets start runs in a task of its own, or here once `work` is closed (and
     /// this task with it: refused).
-    private func carryOut(startingWith first: Start) async {
+    private func runInTurn(startingWith first: Start) async {
         var next: [Start] = [first]
         while !next.isEmpty {
             let (ticket, pending) = next.removeFirst()
@@ -234,7 +234,7 @@ final class CommandQueue: Sendable {
         }
         let context = context
         let limit = prepared.timeLimit ?? timeLimit
-        let result: Result<JSONValue?, CommandError> = switch await withTimeLimit(limit, on: context.clock, { await prepared.carryOut(context) }) {
+        let result: Result<JSONValue?, CommandError> = switch await withTimeLimit(limit, on: context.clock, { await prepared.run(context) }) {
         case .finished(let result): result
         case .expired: .failure(CommandError("timed out after \(limit)", code: .timeout))
         // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".

@@ -4,7 +4,7 @@ struct PreparedCommand: Sendable {
     let lanes: Set<String>
     /// `nil`: the bridge's `command_timeout`.
     let timeLimit: Duration?
-    let carryOut: @Sendable (IntegrationContext) async -> Result<JSONValue?, CommandError>
+    let run: @Sendable (IntegrationContext) async -> Result<JSONValue?, CommandError>
 }
 
 extension Integration {

@@ -1,12 +1,12 @@
 extension IntegrationTimers {
-    /// Carries out a switch that may be timed, keeping one promise per thing (`key`):
+    /// Changes a thing (`key`) for good or for a while, keeping one promise per thing:
     /// - timed (`duration` set): `makeRestore` is asked what to promise, given the restore already
     ///   pending for `key` — a run of timed commands restores the state before the first of them —
     ///   then `change` runs, then the timer is set;
     /// - plain: `change` runs, then any pending restore is dropped: the person decided.
     ///
     /// A failed read or change leaves the timers as they were.
-    public func carryOut<T: Sendable>(
+    public func change<T: Sendable>(
         key: String, timedFor duration: Duration?,
         restore makeRestore: (_ pending: JSONValue?) async throws -> JSONValue,
         _ change: () async throws -> T
