@@ -13,7 +13,10 @@ import NIOSSL
 /// appliances on a home network, HTTP/1.1, no redirects followed, no proxies, no cookies, no
 /// compression.
 public final class UpstreamHTTPClient: Sendable {
-    private let pool: ConnectionPool
+    /// Where its connections live.
+    private let loop: any EventLoop
+    /// Touched on `loop` alone.
+    private let pool: NIOLoopBoundBox<ConnectionPool>
     /// What requests' deadlines are measured on.
     private let clock: any BridgeClock
 
@@ -33,9 +36,12 @@ public final class UpstreamHTTPClient: Sendable {
         tls: TLSConfiguration?, loop: any EventLoop = BridgeEventLoop.loop, idleTimeout: Duration = idleTimeout,
         clock: any BridgeClock = .system
     ) throws {
-        pool = ConnectionPool(
-            loop: loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: Self.connectTimeout.timeAmount,
-            idleTimeout: idleTimeout.timeAmount)
+        self.loop = loop
+        pool = .makeBoxSendingValue(
+            ConnectionPool(
+                loop: loop, tls: try tls.map(NIOSSLContext.init(configuration:)), connectTimeout: Self.connectTimeout.timeAmount,
+                idleTimeout: idleTimeout.timeAmount),
+            eventLoop: loop)
         self.clock = clock
     }
 
@@ -83,25 +89,27 @@ public final class UpstreamHTTPClient: Sendable {
         }
         let exchange = Exchange(
             target: target, head: HTTPRequestHead(version: .http1_1, method: method, uri: target.pathAndQuery, headers: headers),
-            body: body, maxBodySize: maxBodySize, successBodyTo: successBodyTo, loop: pool.loop)
-        let (pool, clock) = (pool, clock)
+            body: body, maxBodySize: maxBodySize, successBodyTo: successBodyTo, loop: loop)
+        let (loop, pool, clock) = (loop, pool, clock)
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                pool.onLoop {
+                let start: @Sendable () -> Void = {
                     guard exchange.begin(deliver: { continuation.resume(with: $0) }) else { return }
                     exchange.startDeadline(timeout, on: clock)
-                    pool.start(exchange)
+                    pool.value.start(exchange)
                 }
+                // At once when called on the loop (a bridge task), else as its next job.
+                if loop.inEventLoop { start() } else { loop.execute(start) }
             }
         } onCancel: {
-            pool.loop.execute { exchange.cancel() }
+            loop.execute { exchange.cancel() }
         }
     }
 
     /// Closes every connection; what waits, and whatever is asked from now on, fails.
     public func shutdown() async throws {
         let pool = pool
-        try await pool.loop.flatSubmit { pool.shutDown() }.get()
+        try await loop.flatSubmit { pool.value.shutDown() }.get()
     }
 
     static func tlsConfiguration(_ tls: UpstreamTLS, endpoint: UpstreamEndpoint) async throws(UpstreamError) -> TLSConfiguration {
