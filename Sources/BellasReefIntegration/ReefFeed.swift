@@ -22,7 +22,8 @@ struct ReefFeed: Sendable {
     let interlocks: ReefInterlocks
     let logger: Logger
 
-    func start(for duration: Duration?, timers: IntegrationTimers) async throws(CommandError) -> JSONValue {
+    func start(for duration: Duration?, context: IntegrationContext) async throws(CommandError) -> JSONValue {
+        let timers = context.timers
         let duration = duration ?? configuration.defaultDuration
         let outlets = try await resolveAll()
         let pending = timers.pending(key: ReefTopics.feedTimer)
@@ -42,7 +43,7 @@ struct ReefFeed: Sendable {
         }
         for (outlet, _) in outlets {
             let id = outlet.outlet.id
-            let result = await interlocks.unlessHeld(outletID: id, timers: timers) { () async -> JSONValue in
+            let result = await interlocks.unlessHeld(outletID: id, context: context) { () async -> JSONValue in
                 if before[id] == nil {
                     do {
                         let isOn = try await services.upstream.call(.outlets) { try await $0.outletState(id) }.isOn
@@ -80,9 +81,10 @@ struct ReefFeed: Sendable {
     }
 
     /// Ends the feed now, as its time would: the outlets back, the staged ones after their delay.
-    func cancel(timers: IntegrationTimers) async throws(CommandError) -> JSONValue {
+    func cancel(context: IntegrationContext) async throws(CommandError) -> JSONValue {
+        let timers = context.timers
         guard let pending = timers.pending(key: ReefTopics.feedTimer) else { throw CommandError("no feed is running", code: .conflict) }
-        let (failed, staged) = await restoreEach(pending, timers: timers)
+        let (failed, staged) = await restoreEach(pending, context: context)
         guard failed.isEmpty else {
             throw CommandError("not every feed outlet could be restored (\(failed.joined(separator: ", "))); the feed's end will try again", code: .upstreamUnavailable)
         }
@@ -97,9 +99,10 @@ struct ReefFeed: Sendable {
         return ["active": false, "restored": .array(restored.map(JSONValue.string)), "back_at": .object(Dictionary(backAt) { first, _ in first })]
     }
 
-    /// The feed's end. - Returns: `false` to try again later (an outlet could not be switched).
-    func restore(_ timer: PersistedTimer, timers: IntegrationTimers) async -> Bool {
-        let failed = await restoreEach(timer, timers: timers).failed
+    /// The feed's end, in the feed's turn (a feed started meanwhile waits for it). - Returns:
+    /// `false` to try again later (an outlet could not be switched).
+    func restore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
+        let failed = await context.inTurn(of: [ReefTopics.feed]) { await restoreEach(timer, context: context).failed }
         if failed.isEmpty {
             logger.info("feed ended: outlets restored")
             services.state.update { $0.completedRestores.append(timer) }
@@ -115,7 +118,8 @@ struct ReefFeed: Sendable {
     /// then it is back now, as it was before staging, and that promise stands.
     /// - Returns: the ids that could not be switched, or whose timer could not be saved; when each
     /// staged one comes back, by id.
-    private func restoreEach(_ timer: PersistedTimer, timers: IntegrationTimers) async -> (failed: [String], staged: [String: Date]) {
+    private func restoreEach(_ timer: PersistedTimer, context: IntegrationContext) async -> (failed: [String], staged: [String: Date]) {
+        let timers = context.timers
         var failed: [String] = []
         var staged: [String: Date] = [:]
         let delays = timer.restore["after"]?.objectValue ?? [:]
@@ -141,7 +145,7 @@ struct ReefFeed: Sendable {
                     break
                 }
             }
-            let restored = await interlocks.restoring(outletID: id, to: state, timers: timers) { await switchBack(id, on: on) }
+            let restored = await interlocks.restoring(outletID: id, to: state, context: context) { await switchBack(id, on: on) }
             if !restored { failed.append(id) }
         }
         return (failed, staged)

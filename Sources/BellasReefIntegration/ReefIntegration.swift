@@ -140,9 +140,9 @@ final class ReefIntegration: Integration, HomeAssistantEntities, ConfigurationCh
     /// A timer's promise, or a scene's: the feed's end, an interlock's release, or an outlet back
     /// as it was (once no interlock holds it).
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        if timer.key == ReefTopics.feedTimer, let feed { return await feed.restore(timer, timers: context.timers) }
+        if timer.key == ReefTopics.feedTimer, let feed { return await feed.restore(timer, context: context) }
         if ReefTopics.interlockKey(ofTimer: timer.key) != nil { return await interlocks.release(timer, context: context) }
-        return await interlocks.restoring(timer, timers: context.timers) { await self.control.restore(timer) }
+        return await interlocks.restoring(timer, context: context) { await self.control.restore(timer) }
     }
 
     func parse(_ request: CommandRequest) throws(CommandError) -> ReefCommand {
@@ -151,7 +151,9 @@ final class ReefIntegration: Integration, HomeAssistantEntities, ConfigurationCh
 
     func lanes(for command: ReefCommand) -> Set<String> {
         // Commands for one outlet run in turn; different outlets at once, so a slow plug holds up no
-        // other. Feed mode takes its turn in each lane of its outlets (and in one of its own).
+        // other. Feed mode takes its turn in each lane of its outlets (and in one of its own). An
+        // outlet's lane is its id, where the interlocks and restores take their turn too; a command
+        // that comes before the outlet list was read takes it once its outlet is found.
         switch command {
         case .setOutlet(let target, _):
             return [services.state.read { $0.outlet(named: target)?.outlet.id } ?? "outlet/\(target)"]
@@ -174,10 +176,10 @@ final class ReefIntegration: Integration, HomeAssistantEntities, ConfigurationCh
             return await refresh(context)
         case .startFeed(let duration):
             guard let feed else { throw Self.noFeed }
-            return try await feed.start(for: duration, timers: context.timers)
+            return try await feed.start(for: duration, context: context)
         case .cancelFeed:
             guard let feed else { throw Self.noFeed }
-            return try await feed.cancel(timers: context.timers)
+            return try await feed.cancel(context: context)
         }
     }
 

@@ -6,21 +6,21 @@ import Foundation
 #endif
 import Logging
 
-/// What falls due on an outlet an interlock holds: a timed command's restore, a scene's, feed
-/// mode's end. The hold takes it over, in the outlet's turn.
+/// What falls due on an outlet: a timed command's restore, a scene's, feed mode's end. It comes
+/// in the outlet's turn, and the hold of an interlock that holds the outlet takes it over.
 extension ReefInterlocks {
     /// A restore fell due (a timed command's, a scene's): not carried out while an interlock holds
     /// the outlet, nor in the middle of a trip. The hold takes it over: its release puts the outlet
     /// back to what the restore promised, not to the state the trip found.
-    func restoring(_ timer: PersistedTimer, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
+    func restoring(_ timer: PersistedTimer, context: IntegrationContext, _ restore: () async -> Bool) async -> Bool {
         guard let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
-        return await restoring(outletID: id, to: timer.restore["state"], timers: timers, restore)
+        return await restoring(outletID: id, to: timer.restore["state"], context: context, restore)
     }
 
     /// The same for one outlet of a promise that holds several (the feed's end).
-    func restoring(outletID id: String, to state: JSONValue?, timers: IntegrationTimers, _ restore: () async -> Bool) async -> Bool {
-        guard !interlocks.isEmpty else { return await restore() }
-        return await turns.run(id) { () async -> Bool in
+    func restoring(outletID id: String, to state: JSONValue?, context: IntegrationContext, _ restore: () async -> Bool) async -> Bool {
+        let timers = context.timers
+        return await context.inTurn(of: [id]) { () async -> Bool in
             let holders = holders(of: id, timers: timers)
             guard holders.isEmpty else {
                 for interlock in holders { await takeOver(state, in: interlock, timers: timers) }
@@ -33,9 +33,8 @@ extension ReefInterlocks {
 
     /// `body` in the outlet's turn, or `nil` when an interlock holds the outlet: feed mode leaves
     /// a held outlet to its hold (it is off already, and the release knows what comes back).
-    func unlessHeld<T: Sendable>(outletID id: String, timers: IntegrationTimers, _ body: () async -> T) async -> T? {
-        guard !interlocks.isEmpty else { return await body() }
-        return await turns.run(id) { () async -> T? in holders(of: id, timers: timers).isEmpty ? await body() : nil }
+    func unlessHeld<T: Sendable>(outletID id: String, context: IntegrationContext, _ body: () async -> T) async -> T? {
+        await context.inTurn(of: [id]) { () async -> T? in holders(of: id, timers: context.timers).isEmpty ? await body() : nil }
     }
 
     /// The hold of `interlock` releases to `state` from now on, at the time it was due.

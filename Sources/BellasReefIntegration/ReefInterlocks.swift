@@ -12,6 +12,9 @@ import Synchronization
 /// outlet off when its probe runs hot and hold it off with a persisted timer, so that the hold
 /// outlives a restart. The bridge does this itself, whether or not Home Assistant is up.
 ///
+/// Every trip, release and restore takes the outlet's turn (`IntegrationContext.inTurn`), in the
+/// line its commands wait in: one outlet, one line.
+///
 /// A user's later command on a held outlet wins: the hold ends (its timer is dropped), and the
 /// interlock watches again once the probe is back down. The person at the tank knows what a probe
 /// cannot (a probe lifted out of the water).
@@ -51,8 +54,6 @@ final class ReefInterlocks: Sendable {
     let logger: Logger
     let state = Mutex(State())
     private let tripAsked = Wakeup()
-    /// One outlet at a time: a trip, a release, a restore and a user's command.
-    let turns = Turns()
 
     init(configuration: [ReefInterlockConfiguration], services: ReefServices, control: ReefOutletControl, logger: Logger) {
         interlocks = configuration
@@ -162,7 +163,9 @@ final class ReefInterlocks: Sendable {
         let value = services.state.read { $0.probe(named: interlock.probe)?.value }
         do {
             let outlet = try await control.resolve(interlock.outlet)
-            try await turns.run(outlet.outlet.id) { () async throws(CommandError) in try await holdOff(outlet, for: interlock, because: reason, context) }
+            try await context.inTurn(of: [outlet.outlet.id]) { () async throws(CommandError) in
+                try await holdOff(outlet, for: interlock, because: reason, context)
+            }
         } catch {
             let firstTime = state.withLock { state in
                 state.tripping[interlock.key] = nil
@@ -228,7 +231,7 @@ final class ReefInterlocks: Sendable {
         }
         // An interlock no longer configured holds nothing: its outlet comes back at once.
         let interlock = interlocks.first { $0.key == key }
-        let outcome = await turns.run(id) { () async -> Release in
+        let outcome = await context.inTurn(of: [id]) { () async -> Release in
             if let interlock {
                 guard let status = state.withLock({ $0.statuses[key] }), status.phase == .tripped else { return .overridden }
                 let probe = services.state.read { $0.probe(named: interlock.probe) }
@@ -274,12 +277,14 @@ final class ReefInterlocks: Sendable {
         case overridden
     }
 
-    /// A user's command on `target`, in the outlet's turn: a hold taken before it ends once it
-    /// succeeded. - Returns: `command`'s answer, with `interlock` saying so when it did.
+    /// A user's command on `target`, in the outlet's turn (the command has it, unless the outlet
+    /// list was not read yet when it came): a hold taken before it ends once it succeeded.
+    /// - Returns: `command`'s answer, with `interlock` saying so when it did.
     func command(on target: String, context: IntegrationContext, _ command: () async throws(CommandError) -> JSONValue) async throws(CommandError) -> JSONValue {
-        guard !interlocks.isEmpty else { return try await command() }
         let id = try await control.resolve(target).outlet.id
-        return try await turns.run(id) { () async throws(CommandError) in await overriding(try await command(), outletID: id, context: context) }
+        return try await context.inTurn(of: [id]) { () async throws(CommandError) in
+            await overriding(try await command(), outletID: id, context: context)
+        }
     }
 
     private func overriding(_ answer: JSONValue, outletID id: String, context: IntegrationContext) async -> JSONValue {
@@ -300,7 +305,7 @@ final class ReefInterlocks: Sendable {
     private func noticeSwitchedOn(_ interlock: ReefInterlockConfiguration, _ context: IntegrationContext) async {
         state.withLock { _ = $0.seenOnWhileHeld.remove(interlock.key) }
         guard let id = context.timers.pending(key: ReefTopics.interlockTimer(interlock.key))?.restore["outlet"]?.stringValue else { return }
-        await turns.run(id) { () async in
+        await context.inTurn(of: [id]) { () async in
             guard holders(of: id, timers: context.timers).contains(where: { $0.key == interlock.key }),
                   (try? await services.upstream.call(.outlets) { try await $0.outletState(id) })?.isOn == true
             else { return }

@@ -2,7 +2,8 @@ import Logging
 import MQTT
 
 /// What a running integration may do: publish its state and availability (retained), change
-/// its Home Assistant entities, and keep timers that survive a restart.
+/// its Home Assistant entities, keep timers that survive a restart, and take its turn in the
+/// lanes its commands wait in.
 public struct IntegrationContext: Sendable {
     public let topics: IntegrationTopics
     public let logger: Logger
@@ -18,11 +19,14 @@ public struct IntegrationContext: Sendable {
     let retained: RetainedTopics
     /// The integration running under a name now, for scenes; `nil` where none may be reached.
     let peers: (@Sendable (String) -> IntegrationRun?)?
+    /// Where its commands and its own actions take turns.
+    let lanes: IntegrationLanes
 
     init(
         topics: IntegrationTopics, logger: Logger, timers: IntegrationTimers, client: MQTTClient,
         health: HealthRecorder, discovery: DiscoveryPublisher?, events: BridgeEvents? = nil,
-        peers: (@Sendable (String) -> IntegrationRun?)? = nil, retained: RetainedTopics = RetainedTopics()
+        peers: (@Sendable (String) -> IntegrationRun?)? = nil, retained: RetainedTopics = RetainedTopics(),
+        lanes: IntegrationLanes = IntegrationLanes()
     ) {
         self.topics = topics
         self.logger = logger
@@ -33,13 +37,24 @@ public struct IntegrationContext: Sendable {
         self.events = events
         self.peers = peers
         self.retained = retained
+        self.lanes = lanes
     }
 
     /// This context, with what timed changes promise going to a scene's `capture`.
     func capturing(into capture: ScenePartCapture) -> IntegrationContext {
         IntegrationContext(
             topics: topics, logger: logger, timers: timers.capturing(into: capture), client: client, health: health,
-            discovery: discovery, events: events, peers: peers, retained: retained)
+            discovery: discovery, events: events, peers: peers, retained: retained, lanes: lanes)
+    }
+
+    /// `body` in the integration's own turn in `lanes`, the names its commands wait in
+    /// (`Integration.lanes(for:)`): an action on an outlet (a trip, a restore) runs after the
+    /// command on it that runs now and before those still waiting, never beside one. Within a
+    /// command's own work, a turn it has is not waited for again.
+    public func inTurn<T: Sendable, Failure: Error>(
+        of lanes: Set<String>, _ body: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        try await self.lanes.inTurn(of: lanes, body)
     }
 
     /// Publishes retained state below the integration's root (`""` is the root itself), without

@@ -69,4 +69,32 @@ import Testing
         _ = try #require(started(&lanes, "x", []))
         #expect(lanes.admit("y", lanes: [""]) == .queued)
     }
+
+    /// The integration's own actions (an interlock's trip, a restore) are never refused, and go
+    /// after what runs in their lane and before every command still waiting there, in the order
+    /// they came.
+    @Test func actionsGoAheadOfTheWaitingCommandsAndAreNeverRefused() throws {
+        var lanes = CommandLanes<String>(capacity: 2)
+        let command = try #require(started(&lanes, "command", ["heater"]))
+        #expect(lanes.admit("next command", lanes: ["heater"]) == .queued)
+        #expect(lanes.admit("beyond capacity", lanes: ["pump"]) == .refused)
+        #expect(lanes.admit("trip", lanes: ["heater"], ahead: true) == .queued)
+        #expect(lanes.admit("restore", lanes: ["heater"], ahead: true) == .queued)
+        let trip = lanes.finished(command)
+        #expect(trip.map(\.1) == ["trip"])
+        let restore = lanes.finished(trip[0].0)
+        #expect(restore.map(\.1) == ["restore"])
+        #expect(lanes.finished(restore[0].0).map(\.1) == ["next command"])
+    }
+
+    /// A command first in one lane but waiting for another holds nothing: an action in the first
+    /// lane starts at once, and the command then waits for it too.
+    @Test func anActionPassesACommandThatWaitsForAnotherLane() throws {
+        var lanes = CommandLanes<String>(capacity: 10)
+        let pump = try #require(started(&lanes, "pump", ["pump"]))
+        #expect(lanes.admit("feed", lanes: ["heater", "pump"]) == .queued)
+        let trip = try #require({ if case .start(let ticket) = lanes.admit("trip", lanes: ["heater"], ahead: true) { ticket } else { nil } }())
+        #expect(lanes.finished(pump).isEmpty, "the trip has the heater's lane")
+        #expect(lanes.finished(trip).map(\.1) == ["feed"])
+    }
 }

@@ -2,7 +2,9 @@
 /// lane run one at a time in arrival order, commands with no lane in common run at once, and a
 /// command in several lanes (one addressed to every Pi-hole, say) waits until it is first in all
 /// of them — so it keeps its place in line with the commands of each. At most `capacity` are
-/// running or waiting in all. A pure value: the queue performs what it decides.
+/// running or waiting in all. The integration's own actions (an interlock's trip) go `ahead`:
+/// never refused, and in line before every command still waiting. A pure value: the queue
+/// performs what it decides.
 struct CommandLanes<Item: Sendable>: Sendable {
     /// One admitted command, until it has finished.
     struct Ticket: Hashable, Comparable, Sendable {
@@ -22,7 +24,7 @@ struct CommandLanes<Item: Sendable>: Sendable {
     let capacity: Int
     /// Each lane's tickets in arrival order: the first is running, or waits for another lane.
     private(set) var lanes: [String: [Ticket]] = [:]
-    private var admitted: [Ticket: (item: Item, lanes: Set<String>)] = [:]
+    private var admitted: [Ticket: (item: Item, lanes: Set<String>, ahead: Bool)] = [:]
     private var running: Set<Ticket> = []
     private var nextNumber = 0
 
@@ -33,13 +35,21 @@ struct CommandLanes<Item: Sendable>: Sendable {
     /// Commands running or waiting.
     var count: Int { admitted.count }
 
-    mutating func admit(_ item: Item, lanes names: Set<String>) -> Admission {
-        guard count < capacity else { return .refused }
+    mutating func admit(_ item: Item, lanes names: Set<String>, ahead: Bool = false) -> Admission {
+        guard ahead || count < capacity else { return .refused }
         let ticket = Ticket(number: nextNumber)
         nextNumber += 1
         let names = names.isEmpty ? [""] : names
-        admitted[ticket] = (item, names)
-        for name in names { lanes[name, default: []].append(ticket) }
+        for name in names {
+            // After what runs and the earlier actions: every lane puts them in the same order, so
+            // none waits for another in a circle.
+            if ahead, let place = lanes[name]?.firstIndex(where: { !running.contains($0) && admitted[$0]?.ahead != true }) {
+                lanes[name]!.insert(ticket, at: place)
+            } else {
+                lanes[name, default: []].append(ticket)
+            }
+        }
+        admitted[ticket] = (item, names, ahead)
         guard isFirstInAllLanes(ticket) else { return .queued }
         running.insert(ticket)
         return .start(ticket)

@@ -2,19 +2,22 @@ import Logging
 import MQTT
 import Synchronization
 
-/// One integration's commands, each with a time limit, each answered exactly once. Commands
-/// sharing a lane (`Integration.lanes(for:)`) run one at a time in arrival order; commands with
-/// no lane in common run at once, so a slow upstream object never holds back another.
-final class CommandQueue: Sendable {
-    /// `expiresAt`: when the command's MQTT 5 message expiry (the remaining interval the broker
-    /// gave at delivery) runs out, if it has one.
-    /// `arrival`: who waits for its answer, and since when.
-    private typealias Pending = (
-        transaction: JSONValue?, prepared: PreparedCommand, message: MQTTMessage, expiresAt: ContinuousClock.Instant?,
-        arrival: CommandArrival
-    )
-    private typealias Start = (ticket: CommandLanes<Pending>.Ticket, pending: Pending)
+/// A command admitted to its integration's lanes: what the queue needs to run and answer it.
+/// `expiresAt`: when its MQTT 5 message expiry (the remaining interval the broker gave at
+/// delivery) runs out, if it has one. `arrival`: who waits for its answer, and since when.
+struct QueuedCommand: Sendable {
+    let transaction: JSONValue?
+    let prepared: PreparedCommand
+    let message: MQTTMessage
+    let expiresAt: ContinuousClock.Instant?
+    let arrival: CommandArrival
+}
 
+/// One integration's commands, each with a time limit, each answered exactly once. Commands
+/// sharing a lane (`Integration.lanes(for:)`) run one at a time in arrival order, with the
+/// integration's own actions in those lanes (`IntegrationLanes`); commands with no lane in common
+/// run at once, so a slow upstream object never holds back another.
+final class CommandQueue: Sendable {
     let integration: any Integration
     let context: IntegrationContext
     let responder: CommandResponder
@@ -22,24 +25,7 @@ final class CommandQueue: Sendable {
     let metrics: BridgeMetrics
     private let retainedCommands = RetainedCommandLog()
     private let countersByTopic = Mutex<[String: CommandCounters]>([:])
-    /// `work` is fed under this lock, and closed under it: whatever was fed before the close is
-    /// read by `run`, whatever comes after is answered by whoever brought it.
-    private let intake: Mutex<Intake>
-    private struct Intake {
-        var lanes: CommandLanes<Pending>
-        var isClosed = false
-        /// What a command is answered once the queue is closed.
-        var refusal = CommandQueue.shuttingDown
-    }
-    /// What `run` is to do: start a command whose lanes were free, answer one that cannot run, or
-    /// stop what runs (the bridge is shutting down).
-    private enum Work: Sendable {
-        case start(Start)
-        case answer(MQTTMessage, CommandResponse, CommandArrival)
-        case close
-    }
-    private let work: AsyncStream<Work>
-    private let workContinuation: AsyncStream<Work>.Continuation
+    private var lanes: IntegrationLanes { context.lanes }
 
     /// Commands running or waiting beyond this many are refused at once rather than queued without end.
     static let capacity = 64
@@ -58,8 +44,6 @@ final class CommandQueue: Sendable {
         self.metrics = metrics
         filters = integration.commandFilters.map { context.topics.topic($0) }
         everydayFilters = ((integration as? any EverydayCommands)?.everydayCommands ?? []).map { context.topics.topic($0) }
-        intake = Mutex(Intake(lanes: CommandLanes(capacity: Self.capacity)))
-        (work, workContinuation) = AsyncStream.makeStream()
     }
 
     /// The integration's command filters under the bridge's base topic, made once: every message
@@ -78,8 +62,7 @@ final class CommandQueue: Sendable {
         everydayFilters.contains { TopicFilter.matches($0, topic: topic) }
     }
 
-    /// Parses and queues a message, or has it answered when it cannot be queued: by `run` while
-    /// the queue is open, here once it is closed ("shutting down").
+    /// Parses and queues a message, or answers it at once when it cannot be queued.
     func enqueue(_ message: MQTTMessage, from sender: CommandSender = .mqtt) {
         guard let parsed = CommandRequest.parse(message, below: context.topics.root, answeredPrivately: sender.answersPrivately) else {
             retainedCommands.ignore(message, logger: context.logger)
@@ -117,41 +100,30 @@ final class CommandQueue: Sendable {
         _ message: MQTTMessage, _ prepared: Result<(PreparedCommand, ContinuousClock.Instant?), CommandError>, transaction: JSONValue?,
         arrival: CommandArrival
     ) {
-        let refusedAfterClose: CommandResponse? = intake.withLock { intake in
-            guard !intake.isClosed else {
-                return CommandResponse(result: .failure(intake.refusal), transaction: transaction)
-            }
-            switch prepared {
-            case .failure(let error):
-                logFailure(of: message, error)
-                workContinuation.yield(.answer(message, CommandResponse(result: .failure(error), transaction: transaction), arrival))
-            case .success(let (prepared, expiresAt)):
-                let pending: Pending = (transaction, prepared, message, expiresAt, arrival)
-                switch intake.lanes.admit(pending, lanes: prepared.lanes) {
-                case .start(let ticket):
-                    workContinuation.yield(.start((ticket, pending)))
-                case .queued:
-                    break
-                case .refused:
-                    let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)", code: .busy)
-                    workContinuation.yield(.answer(message, CommandResponse(result: .failure(busy), transaction: transaction), arrival))
-                }
-            }
-            return nil
+        if let refusal = lanes.enter() {
+            answer(message, CommandResponse(result: .failure(refusal), transaction: transaction), to: arrival)
+            return
         }
-        if let refusedAfterClose { answer(message, refusedAfterClose, to: arrival) }
+        switch prepared {
+        case .failure(let error):
+            logFailure(of: message, error)
+            answer(message, CommandResponse(result: .failure(error), transaction: transaction), to: arrival)
+            lanes.settle()
+        case .success(let (prepared, expiresAt)):
+            let command = QueuedCommand(transaction: transaction, prepared: prepared, message: message, expiresAt: expiresAt, arrival: arrival)
+            if lanes.admit(command) == .refused {
+                let busy = CommandError("busy: \(Self.capacity) commands are already waiting for \(integration.name)", code: .busy)
+                answer(message, CommandResponse(result: .failure(busy), transaction: transaction), to: arrival)
+                lanes.settle()
+            }
+        }
     }
 
     /// The bridge is shutting down (or the integration is reloaded): the commands running now are
     /// stopped and those waiting are not started, all answered with `refusal`, and `run` returns
     /// once all are answered.
     func close(refusing refusal: CommandError = CommandQueue.shuttingDown) {
-        intake.withLock { intake in
-            intake.isClosed = true
-            intake.refusal = refusal
-            workContinuation.yield(.close)
-            workContinuation.finish()
-        }
+        lanes.close(refusing: refusal)
     }
 
     private func answer(_ message: MQTTMessage, _ response: CommandResponse, to arrival: CommandArrival) {
@@ -174,16 +146,18 @@ final class CommandQueue: Sendable {
         }
     }
 
-    /// Until `close()`, and then until every command it was handed is answered. Its reading of
-    /// `work` is never cancelled: a cancelled read would drop what waits in the stream unanswered.
+    /// Until `close()`, and then until every command it was handed is answered: each command
+    /// runs in a task of its own once its turn comes. Its reading of `work` is never cancelled: a
+    /// cancelled read would drop what waits in the stream unanswered.
     func run() async {
         await withDiscardingTaskGroup { group in
-            for await item in work {
+            for await item in lanes.work {
                 switch item {
-                case .start(let first):
-                    group.addTask { await self.runInTurn(startingWith: first) }
-                case .answer(let message, let response, let arrival):
-                    answer(message, response, to: arrival)
+                case .start(let ticket, let command):
+                    group.addTask {
+                        let response = await self.lanes.running(command) { await self.outcome(of: command) }
+                        self.lanes.finish(ticket) { self.answer(command.message, response, to: command.arrival) }
+                    }
                 case .close:
                     // What runs is cancelled; what starts from here on starts cancelled and is refused.
                     group.cancelAll()
@@ -192,41 +166,14 @@ final class CommandQueue: Sendable {
         }
     }
 
-    /// Carries out `first`, then the first command its end lets start, and so on; any other
-    /// command an end lets start runs in a task of its own, or here once `work` is closed (and
-    /// this task with it: refused).
-    private func runInTurn(startingWith first: Start) async {
-        var next: [Start] = [first]
-        while !next.isEmpty {
-            let (ticket, pending) = next.removeFirst()
-            let response = await outcome(of: pending)
-            // Its place is free before its answer goes out: a client keeping `capacity` commands
-            // in flight sends the next as soon as it reads this answer, and that command can reach
-            // the bridge before the broker's acknowledgement of the answer does.
-            let starting = intake.withLock { $0.lanes.finished(ticket) }
-            next += starting.dropFirst().filter { !handedOver($0) }
-            // The next command of its lane starts once this answer is queued, not acknowledged:
-            // a lane's answers still go out in order (the client sends in the order queued), and
-            // the lane does not wait a broker round trip per command.
-            answer(pending.message, response, to: pending.arrival)
-            if let first = starting.first { next.insert(first, at: 0) }
-        }
-    }
-
-    /// Whether `start` went to `work`, to run in a task of its own: not once `work` is closed.
-    private func handedOver(_ start: Start) -> Bool {
-        if case .terminated = workContinuation.yield(.start(start)) { return false }
-        return true
-    }
-
     /// Runs a command whose turn has come, unless the bridge is shutting down or the command's
     /// message expiry passed while it waited: then it is refused, not started upstream.
-    private func outcome(of pending: Pending) async -> CommandResponse {
-        let (transaction, prepared, message, expiresAt, _) = pending
+    private func outcome(of command: QueuedCommand) async -> CommandResponse {
+        let (transaction, prepared, message) = (command.transaction, command.prepared, command.message)
         if Task.isCancelled {
-            return CommandResponse(result: .failure(intake.withLock(\.refusal)), transaction: transaction)
+            return CommandResponse(result: .failure(lanes.refusal), transaction: transaction)
         }
-        if let expiresAt, expiresAt <= .now {
+        if let expiresAt = command.expiresAt, expiresAt <= .now {
             context.logger.warning("command dropped: its message expiry passed while it waited", metadata: [
                 "topic": "\(message.topic)", "expiry": "\(message.properties.messageExpiryInterval ?? 0) s",
             ])
@@ -238,7 +185,7 @@ final class CommandQueue: Sendable {
         case .finished(let result): result
         case .expired: .failure(CommandError("timed out after \(limit)", code: .timeout))
         // Cancelled at shutdown, the time limit gives up at once: say why, not "timed out".
-        case .cancelled: .failure(intake.withLock(\.refusal))
+        case .cancelled: .failure(lanes.refusal)
         }
         if case .failure(let error) = result { logFailure(of: message, error) }
         return CommandResponse(result: result, transaction: transaction)

@@ -19,8 +19,6 @@ final class SceneIntegration: Integration, HomeAssistantEntities, ConfigurationC
     private let participants: [String: any SceneTargets]
     /// Signalled after every change to a promise, for the state to go out.
     private let changed = Wakeup()
-    /// One scene at a time: its commands, and its time running out.
-    private let turns = Turns()
 
     init(scenes: [Scene], participants: [any Integration]) {
         self.scenes = scenes
@@ -49,18 +47,18 @@ final class SceneIntegration: Integration, HomeAssistantEntities, ConfigurationC
         try SceneCommand.parse(request, scenes: scenes.map(\.key))
     }
 
+    /// One scene at a time: its commands, and its time running out (`carryOutRestore`).
     func lanes(for command: SceneCommand) -> Set<String> { [command.key] }
 
     func handle(_ command: SceneCommand, context: IntegrationContext) async throws(CommandError) -> JSONValue? {
         let scene = scenes.first { $0.key == command.key }!
         // In a task of its own, which the command's time limit does not cancel: parts applied
-        // upstream are always written into the promise, even when the answer came too late.
+        // upstream are always written into the promise, even when the answer came too late. The
+        // command keeps the scene's turn until it ends: the time limit waits for it.
         let result = await Task(executorPreference: BridgeEventLoop.taskExecutor) {
-            await self.turns.run(scene.key) {
-                switch command {
-                case .on(_, let duration): await self.turnOn(scene, for: duration, context: context)
-                case .off: await self.turnOff(scene, context: context)
-                }
+            switch command {
+            case .on(_, let duration): await self.turnOn(scene, for: duration, context: context)
+            case .off: await self.turnOff(scene, context: context)
             }
         }.value
         changed.signal()
@@ -69,7 +67,7 @@ final class SceneIntegration: Integration, HomeAssistantEntities, ConfigurationC
 
     /// The scene's time ran out, or restores left over are tried again.
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        await turns.run(timer.key) { await end(timer, context: context) }
+        await context.inTurn(of: [timer.key]) { await end(timer, context: context) }
     }
 
     /// Nothing upstream: the parts' integrations hold the sessions.
