@@ -35,11 +35,14 @@ extension PiHoleIntegration: SceneTargets {
         }
     }
 
-    /// A timer's promise, or a scene's: a group's state, a client's groups, or blocking back on.
+    /// A timer's promise, or a scene's: a group's state, a client's groups, or blocking back on;
+    /// in its Pi-hole's turn, in the line of the commands for that Pi-hole.
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        if timer.key.hasPrefix("client/") { return await restoreClient(timer) }
-        if timer.key.hasPrefix(Self.blockingRestorePrefix) { return await restoreBlocking(timer) }
-        return await restoreGroup(timer)
+        await context.inTurn(of: Set([timer.restore["pihole"]?.stringValue].compactMap { $0 })) { () async -> Bool in
+            if timer.key.hasPrefix("client/") { return await restoreClient(timer) }
+            if timer.key.hasPrefix(Self.blockingRestorePrefix) { return await restoreBlocking(timer) }
+            return await restoreGroup(timer)
+        }
     }
 
     static let blockingRestorePrefix = "blocking/"

@@ -48,6 +48,15 @@ extension UniFiIntegration {
         guard rule.isEditable else {
             throw CommandError("'\(rule.name)' is \(rule.origin) on the controller: only user-defined rules can be changed", code: .conflict)
         }
+        // The command has the rule's turn, unless the rule was unknown when it came.
+        return try await context.inTurn(of: [rule.id]) { () async throws(CommandError) in
+            try await set(rule, key: key, on: controllerID, command, context: context)
+        }
+    }
+
+    private func set(
+        _ rule: UniFiRule, key: String, on controllerID: String, _ command: SwitchCommand, context: IntegrationContext
+    ) async throws(CommandError) -> JSONValue {
         let controller = controllers.first { $0.id == controllerID }!
         let timerKey = ManagedRule.timerKey(controller: controllerID, id: rule.id)
         do {
@@ -83,10 +92,17 @@ extension UniFiIntegration {
         return registry.withLock { $0.find(keyOrID) }
     }
 
-    /// Carries out a timed command's promise. The rule is set to the state it had before even if
-    /// someone changed it meanwhile (the log says so). A rule that is gone has nothing to restore.
+    /// Carries out a timed command's promise, in the rule's turn (the line of the commands for
+    /// it). The rule is set to the state it had before even if someone changed it meanwhile (the
+    /// log says so). A rule that is gone has nothing to restore.
     /// - Returns: `false` to try again later (the console is away).
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
+        await context.inTurn(of: Set([timer.restore["id"]?.stringValue].compactMap { $0 })) { () async -> Bool in
+            await restore(timer)
+        }
+    }
+
+    private func restore(_ timer: PersistedTimer) async -> Bool {
         guard let controllerID = timer.restore["controller"]?.stringValue, let id = timer.restore["id"]?.stringValue,
               let kind = timer.restore["kind"]?.stringValue.flatMap(UniFiRuleKind.init(rawValue:)),
               let enabled = timer.restore["enabled"]?.boolValue
