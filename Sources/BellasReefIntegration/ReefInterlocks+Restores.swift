@@ -12,9 +12,13 @@ extension ReefInterlocks {
     /// A restore fell due (a timed command's, a scene's): not carried out while an interlock holds
     /// the outlet, nor in the middle of a trip. The hold takes it over: its release puts the outlet
     /// back to what the restore promised, not to the state the trip found.
+    /// A command on the outlet that came first while it waited for its turn stands.
     func restoring(_ timer: PersistedTimer, context: IntegrationContext, _ restore: () async -> Bool) async -> Bool {
         guard let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
-        return await restoring(outletID: id, to: timer.restore["state"], context: context, restore)
+        return await context.inTurn(of: [id]) { () async -> Bool in
+            if context.timers.isSuperseded(timer) { return true }
+            return await restoring(outletID: id, to: timer.restore["state"], context: context, restore)
+        }
     }
 
     /// The same for one outlet of a promise that holds several (the feed's end).

@@ -36,9 +36,11 @@ extension PiHoleIntegration: SceneTargets {
     }
 
     /// A timer's promise, or a scene's: a group's state, a client's groups, or blocking back on;
-    /// in its Pi-hole's turn, in the line of the commands for that Pi-hole.
+    /// in its Pi-hole's turn, in the line of the commands for that Pi-hole, unless a command for
+    /// it came first while it waited.
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
         await context.inTurn(of: Set([timer.restore["pihole"]?.stringValue].compactMap { $0 })) { () async -> Bool in
+            if context.timers.isSuperseded(timer) { return true }
             if timer.key.hasPrefix("client/") { return await restoreClient(timer) }
             if timer.key.hasPrefix(Self.blockingRestorePrefix) { return await restoreBlocking(timer) }
             return await restoreGroup(timer)

@@ -93,12 +93,13 @@ extension UniFiIntegration {
     }
 
     /// Carries out a timed command's promise, in the rule's turn (the line of the commands for
-    /// it). The rule is set to the state it had before even if someone changed it meanwhile (the
-    /// log says so). A rule that is gone has nothing to restore.
+    /// it), unless a command for the rule came first while it waited. The rule is set to the
+    /// state it had before even if someone changed it on the console meanwhile (the log says so).
+    /// A rule that is gone has nothing to restore.
     /// - Returns: `false` to try again later (the console is away).
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
         await context.inTurn(of: Set([timer.restore["id"]?.stringValue].compactMap { $0 })) { () async -> Bool in
-            await restore(timer)
+            context.timers.isSuperseded(timer) ? true : await restore(timer)
         }
     }
 

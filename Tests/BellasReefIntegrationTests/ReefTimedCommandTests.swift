@@ -61,6 +61,26 @@ import Testing
         }
     }
 
+    /// A timed OFF's restore falls due while a plain OFF for the same outlet runs (a slow plug):
+    /// the restore waits for the command, and then does nothing, as the command dropped its
+    /// promise: the person's later word stands. On real time: a virtual clock moves no time while
+    /// a request is out, and here the restore must fall due during one.
+    @Test func aRestoreDueWhileACommandForItsOutletRunsLeavesThatCommandStanding() async throws {
+        try await ReefFixture.run { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            // Due within two seconds (whole seconds, rounded up); the plain OFF's switch takes three.
+            #expect(try await observer.command("home/reef/outlet/return-pump/set", #"{"state":"off","for":1}"#)["status"] == "ok")
+            fixture.simulator.updateOutlet(Outlets.returnPump) { $0.slowness = .seconds(3) }
+            #expect(try await observer.command("home/reef/outlet/return-pump/set", "OFF")["status"] == "ok")
+            fixture.simulator.updateOutlet(Outlets.returnPump) { $0.slowness = .zero }
+            // In line after the restore: once answered, the restore had its turn.
+            #expect(try await observer.command("home/reef/outlet/return-pump/set", "OFF")["status"] == "ok")
+            #expect(turnOns(fixture, Outlets.returnPump) == 0)
+            #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == false)
+            #expect(!observer.recorder.messages.contains { $0.topic == "home/bridge/event" && $0.payloadString?.contains("restore_carried_out") == true })
+        }
+    }
+
     @Test func aTimedOffIsRestoredAcrossARestart() async throws {
         try await ReefFixture.withLastingSimulator { fixture in
             let stateDirectory = temporaryStateDirectory()

@@ -98,11 +98,19 @@ public struct IntegrationTimers: Sendable {
     /// Carries out each timer when due, until cancelled. `fire` returns whether the restore
     /// succeeded; a failed one is tried again a little later, for as long as it takes.
     public func run(_ fire: @Sendable (PersistedTimer) async -> Bool) async {
-        let carriedOut = carriedOut
+        let carriedOut = carriedOut, store = store
         await store.run(integration: integration) { timer in
             let succeeded = await fire(timer)
-            if succeeded { carriedOut?(timer) }
+            if succeeded, !store.isSuperseded(timer) { carriedOut?(timer) }
             return succeeded
         }
+    }
+
+    /// Whether `timer`, due and being carried out, was replaced or dropped while its restore
+    /// waited for its turn: a command for its object came first, and the restore must not undo
+    /// it (it is settled, with nothing done). Never for a scene's restore, which no timer of this
+    /// integration's holds.
+    public func isSuperseded(_ timer: PersistedTimer) -> Bool {
+        store.isSuperseded(timer)
     }
 }

@@ -24,6 +24,8 @@ public final class TimerStore: Sendable {
     /// change to it that looks like nothing from here may not be one once they are made.
     private let queuedSaves = Mutex<[TimerID: Int]>([:])
     private let wakeups = Mutex<[String: Wakeup]>([:])
+    /// The timers `run` is carrying out now: one replaced or dropped meanwhile is superseded.
+    private let firing = Mutex<[TimerID: PersistedTimer]>([:])
     private let logger: Logger
     /// A restore that failed (the upstream is away) is tried again after this long.
     private let retryDelay: Duration
@@ -96,6 +98,12 @@ public final class TimerStore: Sendable {
         schedule.withLock { $0.pending(integration: integration) }
     }
 
+    /// Whether `timer`, which `run` is carrying out, was replaced or dropped meanwhile.
+    func isSuperseded(_ timer: PersistedTimer) -> Bool {
+        guard firing.withLock({ $0[timer.id] }) == timer else { return false }
+        return schedule.withLock { $0.pending(integration: timer.integration) }.first { $0.key == timer.key } != timer
+    }
+
     /// Brings the timers of `integration` waiting for a retry forward to now.
     func retryNow(integration: String) {
         if schedule.withLock({ $0.retryNow(integration: integration, now: clock.now) }) { wakeup(integration).signal() }
@@ -107,7 +115,10 @@ public final class TimerStore: Sendable {
         let wakeup = wakeup(integration)
         while !Task.isCancelled {
             for timer in schedule.withLock({ $0.due(integration: integration, now: clock.now) }) {
-                if await fire(timer) {
+                firing.withLock { $0[timer.id] = timer }
+                let succeeded = await fire(timer)
+                firing.withLock { $0[timer.id] = nil }
+                if succeeded {
                     _ = try? await complete(timer)
                 } else {
                     schedule.withLock { $0.retry(timer, after: retryDelay, now: clock.now) }
