@@ -145,7 +145,15 @@ struct ReefFeed: Sendable {
                     break
                 }
             }
-            let restored = await interlocks.restoring(outletID: id, to: state, context: context) { await switchBack(id, on: on) }
+            let restored = await interlocks.restoring(outletID: id, to: state, context: context) { () async -> Bool in
+                switch await control.switchBack(id, on: on) {
+                case .done: return true
+                case .gone:
+                    logger.warning("a feed outlet is gone from the controller or disabled; not restored", metadata: ["outlet": "\(id)"])
+                    return true
+                case .failed: return false
+                }
+            }
             if !restored { failed.append(id) }
         }
         return (failed, staged)
@@ -154,22 +162,6 @@ struct ReefFeed: Sendable {
     /// In an outlet's restore timer set by a feed's end: a second feed takes it over.
     static let stagedBy = "by"
     static let feedMark: JSONValue = "feed"
-
-    /// - Returns: `false` if the outlet could not be switched (tried again later).
-    private func switchBack(_ id: String, on: Bool) async -> Bool {
-        do {
-            if on {
-                try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
-            } else {
-                try await services.upstream.call(.outlets) { try await $0.turnOff(id) }
-            }
-        } catch let error as BellasReefError where [.notFound, .invalidID].contains(error.code) {
-            logger.warning("a feed outlet is gone from the controller; not restored", metadata: ["outlet": "\(id)"])
-        } catch {
-            return false
-        }
-        return true
-    }
 
     /// Every configured feed outlet, by name, key or id, with its staged delay; one the controller
     /// does not list stops the feed before anything is switched.

@@ -242,11 +242,12 @@ final class ReefInterlocks: Sendable {
                 }
             }
             if on {
-                do {
-                    try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
-                } catch let error as BellasReefError where [.notFound, .outletDisabled, .invalidID].contains(error.code) {
+                switch await control.switchBack(id, on: true) {
+                case .done:
+                    break
+                case .gone(let error):
                     logger.error("an interlocked outlet could not be turned back on and never will be; its hold is dropped", metadata: ["outlet": "\(id)", "error": "\(error)"])
-                } catch {
+                case .failed(let error):
                     logger.warning("an interlocked outlet could not be turned back on yet; trying again", metadata: ["outlet": "\(id)", "error": "\(error)"])
                     return .held
                 }

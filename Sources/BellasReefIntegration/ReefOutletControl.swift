@@ -69,17 +69,14 @@ struct ReefOutletControl: Sendable {
             return true
         }
         let metadata: Logger.Metadata = ["outlet": "\(id)", "state": "\(state)"]
-        do {
-            if on {
-                try await services.upstream.call(.outlets) { try await $0.turnOn(id) }
-            } else {
-                try await services.upstream.call(.outlets) { try await $0.turnOff(id) }
-            }
-        } catch let error as BellasReefError where [.notFound, .outletDisabled, .invalidID].contains(error.code) {
+        switch await switchBack(id, on: on) {
+        case .done:
+            break
+        case .gone(let error):
             logger.error("an outlet could not be restored and never will be; giving up", metadata: metadata.merging(["error": "\(error)"]) { $1 })
             services.state.update { $0.completedRestores.append(timer) }
             return true
-        } catch {
+        case .failed(let error):
             logger.warning("an outlet could not be restored yet; trying again", metadata: metadata.merging(["error": "\(error)"]) { $1 })
             return false
         }

@@ -45,6 +45,19 @@ import Testing
         }
     }
 
+    /// An outlet disabled on the controller during the feed never will come back: the feed still
+    /// ends at its time, the others back as they were, rather than trying that one every 15 s.
+    @Test func anOutletDisabledDuringTheFeedDoesNotHoldItsEndBack() async throws {
+        try await run { fixture, observer in
+            _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+            #expect(try await observer.command("home/reef/feed/start", #"{"for":120}"#)["status"] == "ok")
+            fixture.simulator.updateOutlet(Outlets.returnPump) { $0.enabled = false }
+            try await fixture.virtualClock.advance(by: .seconds(120))
+            _ = try await observer.latest("home/reef/feed") { $0["active"] == false }
+            #expect(fixture.simulator.outlet(Outlets.heater)?.isOn == false)
+        }
+    }
+
     /// A second feed extends the first and keeps its promise: the pump comes back on, though it
     /// was off when the second began; a cancel restores at once.
     @Test func aSecondFeedKeepsTheFirstPromiseAndACancelRestoresAtOnce() async throws {
