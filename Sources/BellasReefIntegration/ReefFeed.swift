@@ -99,10 +99,14 @@ struct ReefFeed: Sendable {
         return ["active": false, "restored": .array(restored.map(JSONValue.string)), "back_at": .object(Dictionary(backAt) { first, _ in first })]
     }
 
-    /// The feed's end, in the feed's turn (a feed started meanwhile waits for it). - Returns:
-    /// `false` to try again later (an outlet could not be switched).
+    /// The feed's end, in the feed's turn: a feed started (or cancelled) while it waited for that
+    /// turn replaced (or kept) its promise, and the outlets stay as that command left them.
+    /// - Returns: `false` to try again later (an outlet could not be switched).
     func restore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        let failed = await context.inTurn(of: [ReefTopics.feed]) { await restoreEach(timer, context: context).failed }
+        let failed = await context.inTurn(of: [ReefTopics.feed]) { () async -> [String]? in
+            context.timers.isSuperseded(timer) ? nil : await restoreEach(timer, context: context).failed
+        }
+        guard let failed else { return true }
         if failed.isEmpty {
             logger.info("feed ended: outlets restored")
             services.state.update { $0.completedRestores.append(timer) }

@@ -58,6 +58,27 @@ import Testing
         }
     }
 
+    /// The first feed's end falls due while a second feed starts (a slow plug): the end waits for
+    /// it, and then switches nothing: the pump stays off for the second feed, and only its cancel
+    /// turns it back on. On real time: a virtual clock moves no time while a request is out.
+    @Test func anEndDueWhileASecondFeedStartsLeavesTheOutletsToIt() async throws {
+        try await ReefFixture.withLastingSimulator { fixture in
+            try await fixture.runBridge(yaml: ReefFixture.yaml(fixture.simulator) + Self.feedYAML) { fixture, observer in
+                _ = try await observer.latest("home/reef/outlet/return-pump") { $0["state"] == "on" }
+                // Due within two seconds (whole seconds, rounded up); the second start's switch takes three.
+                #expect(try await observer.command("home/reef/feed/start", #"{"for":1}"#)["status"] == "ok")
+                fixture.simulator.updateOutlet(Outlets.returnPump) { $0.slowness = .seconds(3) }
+                #expect(try await observer.command("home/reef/feed/start", #"{"for":600}"#)["status"] == "ok")
+                fixture.simulator.updateOutlet(Outlets.returnPump) { $0.slowness = .zero }
+                // In line after the end: once answered, the end had its turn.
+                #expect(try await observer.command("home/reef/feed/cancel")["status"] == "ok")
+                let turnOns = fixture.outletCalls(Outlets.returnPump).filter { $0.method == "POST" && $0.path.hasSuffix("/turn_on") }
+                #expect(turnOns.count == 1, "the first feed's end switched the pump on during the second")
+                #expect(fixture.simulator.outlet(Outlets.returnPump)?.isOn == true)
+            }
+        }
+    }
+
     /// A second feed extends the first and keeps its promise: the pump comes back on, though it
     /// was off when the second began; a cancel restores at once.
     @Test func aSecondFeedKeepsTheFirstPromiseAndACancelRestoresAtOnce() async throws {
