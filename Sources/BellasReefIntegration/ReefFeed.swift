@@ -103,17 +103,16 @@ struct ReefFeed: Sendable {
     /// turn replaced (or kept) its promise, and the outlets stay as that command left them.
     /// - Returns: `false` to try again later (an outlet could not be switched).
     func restore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        let failed = await context.inTurn(of: [ReefTopics.feed]) { () async -> [String]? in
-            context.timers.isSuperseded(timer) ? nil : await restoreEach(timer, context: context).failed
+        await context.restoreInTurn(timer, of: [ReefTopics.feed]) {
+            let failed = await restoreEach(timer, context: context).failed
+            if failed.isEmpty {
+                logger.info("feed ended: outlets restored")
+                services.state.update { $0.completedRestores.append(timer) }
+                return true
+            }
+            logger.warning("feed ended, but outlets could not be restored yet; trying again", metadata: ["outlets": "\(failed)"])
+            return false
         }
-        guard let failed else { return true }
-        if failed.isEmpty {
-            logger.info("feed ended: outlets restored")
-            services.state.update { $0.completedRestores.append(timer) }
-            return true
-        }
-        logger.warning("feed ended, but outlets could not be restored yet; trying again", metadata: ["outlets": "\(failed)"])
-        return false
     }
 
     /// Sets each saved outlet to its saved state (or hands it to the interlock that holds the

@@ -15,9 +15,8 @@ extension ReefInterlocks {
     /// A command on the outlet that came first while it waited for its turn stands.
     func restoring(_ timer: PersistedTimer, context: IntegrationContext, _ restore: () async -> Bool) async -> Bool {
         guard let id = ReefTopics.outletID(ofRestoreTimer: timer.key) else { return await restore() }
-        return await context.inTurn(of: [id]) { () async -> Bool in
-            if context.timers.isSuperseded(timer) { return true }
-            return await restoring(outletID: id, to: timer.restore["state"], context: context, restore)
+        return await context.restoreInTurn(timer, of: [id]) {
+            await restoring(outletID: id, to: timer.restore["state"], context: context, restore)
         }
     }
 

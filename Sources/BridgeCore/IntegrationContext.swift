@@ -57,6 +57,13 @@ public struct IntegrationContext: Sendable {
         try await self.lanes.inTurn(of: lanes, body)
     }
 
+    /// A timer's `restore` in the turn of `lanes`: settled with nothing done when a command for
+    /// its object came first while it waited (`IntegrationTimers.isSuperseded`), so that the
+    /// restore never undoes the person's later word.
+    public func restoreInTurn(_ timer: PersistedTimer, of lanes: Set<String>, _ restore: () async -> Bool) async -> Bool {
+        await inTurn(of: lanes) { () async -> Bool in timers.isSuperseded(timer) ? true : await restore() }
+    }
+
     /// Publishes retained state below the integration's root (`""` is the root itself), without
     /// waiting: offline, the latest value of each topic goes out at the next connect, and after
     /// every reconnect again, in case the broker lost it.

@@ -39,8 +39,7 @@ extension PiHoleIntegration: SceneTargets {
     /// in its Pi-hole's turn, in the line of the commands for that Pi-hole, unless a command for
     /// it came first while it waited.
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        await context.inTurn(of: Set([timer.restore["pihole"]?.stringValue].compactMap { $0 })) { () async -> Bool in
-            if context.timers.isSuperseded(timer) { return true }
+        await context.restoreInTurn(timer, of: Set([timer.restore["pihole"]?.stringValue].compactMap { $0 })) {
             if timer.key.hasPrefix("client/") { return await restoreClient(timer) }
             if timer.key.hasPrefix(Self.blockingRestorePrefix) { return await restoreBlocking(timer) }
             return await restoreGroup(timer)

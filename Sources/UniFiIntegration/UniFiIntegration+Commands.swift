@@ -98,9 +98,7 @@ extension UniFiIntegration {
     /// A rule that is gone has nothing to restore.
     /// - Returns: `false` to try again later (the console is away).
     func carryOutRestore(_ timer: PersistedTimer, context: IntegrationContext) async -> Bool {
-        await context.inTurn(of: Set([timer.restore["id"]?.stringValue].compactMap { $0 })) { () async -> Bool in
-            context.timers.isSuperseded(timer) ? true : await restore(timer)
-        }
+        await context.restoreInTurn(timer, of: Set([timer.restore["id"]?.stringValue].compactMap { $0 })) { await restore(timer) }
     }
 
     private func restore(_ timer: PersistedTimer) async -> Bool {

@@ -110,7 +110,7 @@ public struct IntegrationTimers: Sendable {
     /// waited for its turn: a command for its object came first, and the restore must not undo
     /// it (it is settled, with nothing done). Never for a scene's restore, which no timer of this
     /// integration's holds.
-    public func isSuperseded(_ timer: PersistedTimer) -> Bool {
+    func isSuperseded(_ timer: PersistedTimer) -> Bool {
         store.isSuperseded(timer)
     }
 }
